@@ -1,0 +1,435 @@
+"""Rules of the m,n,k game family: board geometry, variants, win detection.
+
+Coordinates: ``x`` is the column (0 = left), ``y`` the row (0 = top), as in the
+Gomocup protocol.  Publicly a move is a plain ``int``, ``y * width + x``
+("compact index"); :class:`GameConfig` converts between the two.
+
+Internally the board is a flat list with a one-cell sentinel border
+(:data:`BORDER`), so walking along a line from the last move stops at the edge
+without any bounds test.  The padded stride is ``width + 1``: the single extra
+column on the right of each row is also the left neighbour of the next row.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+EMPTY = 0
+BORDER = 3
+
+MIN_SIDE = 3
+MAX_SIDE = 64
+MIN_WIN_LENGTH = 2
+
+
+class Player(enum.IntEnum):
+    """The two sides.  ``FIRST`` made the first move of the game."""
+
+    FIRST = 1
+    SECOND = 2
+
+    @property
+    def other(self) -> "Player":
+        return Player(3 - self)
+
+
+class Rule(enum.Enum):
+    """Winning-line variants.
+
+    - ``FREESTYLE``: K or more in a row wins.
+    - ``EXACT``: exactly K in a row wins; a longer run (an overline) does not.
+    - ``CARO``: like freestyle, except that a run of exactly K whose cells
+      just beyond both ends hold opponent stones does not win.  The board edge
+      is not a block.
+    """
+
+    FREESTYLE = "freestyle"
+    EXACT = "exact"
+    CARO = "caro"
+
+    @property
+    def gomocup_bits(self) -> int:
+        """The Gomocup ``INFO rule`` bitmask for this variant."""
+        return {Rule.FREESTYLE: 0, Rule.EXACT: 1, Rule.CARO: 8}[self]
+
+    @classmethod
+    def from_gomocup_bits(cls, bits: int) -> "Rule":
+        """Map a Gomocup ``INFO rule`` bitmask to a variant.
+
+        Bit 2 (continuous game) does not change the winning condition and is
+        ignored.  Renju (bit 4) is refused with ``ValueError``, never played
+        silently as another rule.
+        """
+        if bits < 0:
+            raise ValueError(f"rule bitmask must be >= 0, got {bits}")
+        if bits & 4:
+            raise ValueError("renju (rule bit 4) is not supported")
+        exact, caro = bool(bits & 1), bool(bits & 8)
+        if exact and caro:
+            raise ValueError("rule bits 1 (exact) and 8 (caro) together are not supported")
+        if caro:
+            return cls.CARO
+        return cls.EXACT if exact else cls.FREESTYLE
+
+    @classmethod
+    def parse(cls, text: str) -> "Rule":
+        """Accept a name (``freestyle``/``exact``/``caro``) or a Gomocup bitmask."""
+        t = text.strip().lower()
+        if t.lstrip("-").isdigit():
+            return cls.from_gomocup_bits(int(t))
+        for rule in cls:
+            if rule.value == t:
+                return rule
+        if t == "renju":
+            raise ValueError("renju is not supported")
+        raise ValueError(f"unknown rule {text!r}: use freestyle, exact, caro or a Gomocup bitmask")
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Board size, win length and rule variant of one game.
+
+    Raises ``ValueError`` naming the allowed range when a value is outside it.
+    """
+
+    width: int = 15
+    height: int = 15
+    win_length: int = 5
+    rule: Rule = Rule.FREESTYLE
+    # Derived geometry, filled in __post_init__.
+    stride: int = field(init=False, repr=False, compare=False)
+    directions: tuple[int, int, int, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for name, side in (("width", self.width), ("height", self.height)):
+            if not isinstance(side, int) or not MIN_SIDE <= side <= MAX_SIDE:
+                raise ValueError(f"board {name} must be in {MIN_SIDE}..{MAX_SIDE}, got {side!r}")
+        longest = max(self.width, self.height)
+        if not isinstance(self.win_length, int) or not MIN_WIN_LENGTH <= self.win_length <= longest:
+            raise ValueError(
+                f"win length must be in {MIN_WIN_LENGTH}..{longest} for a "
+                f"{self.width}x{self.height} board, got {self.win_length!r}"
+            )
+        if not isinstance(self.rule, Rule):
+            raise ValueError(f"rule must be a Rule, got {self.rule!r}")
+        stride = self.width + 1
+        object.__setattr__(self, "stride", stride)
+        object.__setattr__(self, "directions", (1, stride, stride + 1, stride - 1))
+
+    @classmethod
+    def square(cls, size: int, win_length: int = 5, rule: Rule = Rule.FREESTYLE) -> "GameConfig":
+        return cls(size, size, win_length, rule)
+
+    @property
+    def area(self) -> int:
+        return self.width * self.height
+
+    @property
+    def label(self) -> str:
+        """Short name such as ``15x15k5`` (``-exact``/``-caro`` appended for variants)."""
+        base = f"{self.width}x{self.height}k{self.win_length}"
+        return base if self.rule is Rule.FREESTYLE else f"{base}-{self.rule.value}"
+
+    # Coordinate conversions -------------------------------------------------
+    def move(self, x: int, y: int) -> int:
+        """Compact move index of (x, y); ``ValueError`` when off the board."""
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise ValueError(f"{x},{y} is off the {self.width}x{self.height} board")
+        return y * self.width + x
+
+    def xy(self, move: int) -> tuple[int, int]:
+        """(x, y) of a compact move index."""
+        return move % self.width, move // self.width
+
+    def on_board(self, x: int, y: int) -> bool:
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def padded(self, move: int) -> int:
+        """Padded (sentinel-bordered) index of a compact move."""
+        y, x = divmod(move, self.width)
+        return (y + 1) * self.stride + x
+
+    def unpadded(self, cell: int) -> int:
+        """Compact move of a padded index (which must be an on-board cell)."""
+        row, x = divmod(cell, self.stride)
+        return (row - 1) * self.width + x
+
+    @property
+    def padded_size(self) -> int:
+        return (self.height + 2) * self.stride + 1
+
+
+def run_wins(config: GameConfig, cells: Sequence[int], cell: int, player: int) -> bool:
+    """True when the stone of ``player`` at padded ``cell`` is part of a winning line.
+
+    ``cells`` is the padded board (a stone of ``player`` must already be at
+    ``cell``).  Only the four lines through ``cell`` are examined, so this is
+    the win test for the last move.
+    """
+    k = config.win_length
+    rule = config.rule
+    for d in config.directions:
+        lo = cell - d
+        while cells[lo] == player:
+            lo -= d
+        hi = cell + d
+        while cells[hi] == player:
+            hi += d
+        run = (hi - lo) // d - 1
+        if run < k:
+            continue
+        if rule is Rule.FREESTYLE:
+            return True
+        if rule is Rule.EXACT:
+            if run == k:
+                return True
+            continue
+        # CARO: a run of exactly k blocked by opponent stones at both ends does not win.
+        opponent = 3 - player
+        if run > k or not (cells[lo] == opponent and cells[hi] == opponent):
+            return True
+    return False
+
+
+class Board:
+    """A mutable position: stones, side to move, move history and result.
+
+    ``play``/``undo`` are O(1) apart from the win test through the last move.
+    ``winner`` is set when the last move completed a line; ``is_over`` is true
+    after a win or when the board is full (a draw).
+    """
+
+    __slots__ = ("config", "cells", "to_move", "history", "winner", "_empty_count")
+
+    def __init__(self, config: GameConfig, to_move: Player = Player.FIRST) -> None:
+        self.config = config
+        cells = [BORDER] * config.padded_size
+        for y in range(config.height):
+            base = (y + 1) * config.stride
+            for x in range(config.width):
+                cells[base + x] = EMPTY
+        self.cells: list[int] = cells
+        self.to_move: Player = Player(to_move)
+        self.history: list[int] = []
+        self.winner: Player | None = None
+        self._empty_count = config.area
+
+    # Queries ------------------------------------------------------------------
+    def __getitem__(self, move: int) -> int:
+        """Stone at a compact move index: 0 empty, 1 or 2 a player."""
+        return self.cells[self.config.padded(move)]
+
+    def at(self, x: int, y: int) -> int:
+        return self.cells[self.config.padded(self.config.move(x, y))]
+
+    def is_empty(self, move: int) -> bool:
+        return 0 <= move < self.config.area and self.cells[self.config.padded(move)] == EMPTY
+
+    @property
+    def empty_count(self) -> int:
+        return self._empty_count
+
+    @property
+    def stone_count(self) -> int:
+        return self.config.area - self._empty_count
+
+    @property
+    def is_full(self) -> bool:
+        return self._empty_count == 0
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None or self._empty_count == 0
+
+    def legal_moves(self) -> list[int]:
+        """All empty cells as compact indices, in index order (none once the game is over)."""
+        if self.is_over:
+            return []
+        cfg = self.config
+        cells = self.cells
+        return [m for m in range(cfg.area) if cells[cfg.padded(m)] == EMPTY]
+
+    def stones(self) -> list[tuple[int, int, Player]]:
+        """(x, y, player) of every stone, in index order."""
+        cfg = self.config
+        out = []
+        for m in range(cfg.area):
+            v = self.cells[cfg.padded(m)]
+            if v in (1, 2):
+                x, y = cfg.xy(m)
+                out.append((x, y, Player(v)))
+        return out
+
+    def to_array(self):
+        """The stones as a ``numpy`` int8 array of shape (height, width)."""
+        import numpy as np
+
+        cfg = self.config
+        a = np.asarray(self.cells[cfg.stride : cfg.stride * (cfg.height + 1)], dtype=np.int8)
+        return a.reshape(cfg.height, cfg.stride)[:, : cfg.width].copy()
+
+    # Moves ----------------------------------------------------------------------
+    def play(self, move: int) -> Player | None:
+        """Place a stone for the side to move; return the winner, if this move won.
+
+        Raises ``ValueError`` for an occupied or off-board cell or a finished game.
+        """
+        cfg = self.config
+        if self.winner is not None:
+            raise ValueError("the game is already won")
+        if not 0 <= move < cfg.area:
+            raise ValueError(f"move {move} is off the board")
+        cell = cfg.padded(move)
+        if self.cells[cell] != EMPTY:
+            x, y = cfg.xy(move)
+            raise ValueError(f"{x},{y} is occupied")
+        player = self.to_move
+        self.cells[cell] = player
+        self.history.append(move)
+        self._empty_count -= 1
+        self.to_move = player.other
+        if run_wins(cfg, self.cells, cell, player):
+            self.winner = player
+        return self.winner
+
+    def undo(self) -> int:
+        """Take back the last move; return it."""
+        if not self.history:
+            raise ValueError("no move to take back")
+        move = self.history.pop()
+        cell = self.config.padded(move)
+        self.to_move = Player(self.cells[cell])
+        self.cells[cell] = EMPTY
+        self._empty_count += 1
+        self.winner = None
+        return move
+
+    def remove(self, move: int) -> None:
+        """Remove any stone (TAKEBACK of a move that is not the last one in history).
+
+        The side to move becomes the owner of the removed stone.
+        """
+        cfg = self.config
+        if not 0 <= move < cfg.area or self.cells[cfg.padded(move)] not in (1, 2):
+            raise ValueError("no stone there")
+        if self.history and self.history[-1] == move:
+            self.undo()
+            return
+        cell = cfg.padded(move)
+        self.to_move = Player(self.cells[cell])
+        self.cells[cell] = EMPTY
+        if move in self.history:
+            self.history.remove(move)
+        self._empty_count += 1
+        self.winner = None
+
+    def copy(self) -> "Board":
+        b = Board.__new__(Board)
+        b.config = self.config
+        b.cells = self.cells.copy()
+        b.to_move = self.to_move
+        b.history = self.history.copy()
+        b.winner = self.winner
+        b._empty_count = self._empty_count
+        return b
+
+    def wins_if_played(self, move: int, player: Player) -> bool:
+        """Would ``player`` complete a line by playing the empty cell ``move``?"""
+        cell = self.config.padded(move)
+        cells = self.cells
+        cells[cell] = player
+        try:
+            return run_wins(self.config, cells, cell, player)
+        finally:
+            cells[cell] = EMPTY
+
+    def winning_cells(self, player: Player) -> list[int]:
+        """Every empty cell where ``player`` would complete a line now."""
+        if self.winner is not None:
+            return []
+        cfg = self.config
+        return [m for m in range(cfg.area) if self.cells[cfg.padded(m)] == EMPTY and self.wins_if_played(m, player)]
+
+    def scan_winner(self) -> Player | None:
+        """Winner found by testing every stone (slow; for validating positions)."""
+        cfg = self.config
+        for m in range(cfg.area):
+            cell = cfg.padded(m)
+            v = self.cells[cell]
+            if v in (1, 2) and run_wins(cfg, self.cells, cell, v):
+                return Player(v)
+        return None
+
+    # Construction -----------------------------------------------------------------
+    @classmethod
+    def from_stones(
+        cls,
+        config: GameConfig,
+        stones: Iterable[tuple[int, int, int]],
+        to_move: Player | None = None,
+    ) -> "Board":
+        """Build a position from ``(x, y, player)`` stones given in any order.
+
+        The side to move is inferred when not given: with equal counts the first
+        player moves, with one more first-player stone the second player does.
+        Raises ``ValueError`` for off-board or doubled cells, impossible stone
+        counts, or a position where somebody has already won.
+        """
+        board = cls(config)
+        counts = {Player.FIRST: 0, Player.SECOND: 0}
+        for x, y, p in stones:
+            if p not in (1, 2):
+                raise ValueError(f"stone at {x},{y}: player must be 1 or 2, got {p!r}")
+            move = config.move(x, y)
+            cell = config.padded(move)
+            if board.cells[cell] != EMPTY:
+                raise ValueError(f"two stones on {x},{y}")
+            board.cells[cell] = int(p)
+            board.history.append(move)
+            board._empty_count -= 1
+            counts[Player(p)] += 1
+        a, b = counts[Player.FIRST], counts[Player.SECOND]
+        if to_move is None:
+            if a == b:
+                to_move = Player.FIRST
+            elif a == b + 1:
+                to_move = Player.SECOND
+            else:
+                raise ValueError(f"impossible stone counts: {a} first-player, {b} second-player stones")
+        else:
+            to_move = Player(to_move)
+            mover, waiter = counts[to_move], counts[to_move.other]
+            if not (mover == waiter or mover + 1 == waiter):
+                raise ValueError(
+                    f"impossible stone counts for {to_move.name} to move: {mover} against {waiter}"
+                )
+        board.to_move = to_move
+        winner = board.scan_winner()
+        if winner is not None:
+            raise ValueError(f"the game is already over: {winner.name} has a line")
+        return board
+
+    def __str__(self) -> str:
+        return render(self)
+
+
+def render(board: Board, last: int | None = None) -> str:
+    """Text diagram: column numbers on top, row numbers on the left (0-based x, y);
+    X is the first player, O the second, the ``last`` move in lower case."""
+    cfg = board.config
+    marks = {EMPTY: ".", 1: "X", 2: "O"}
+    width = len(str(cfg.width - 1))
+    head = " " * 3 + " ".join(f"{x:>{width}}" for x in range(cfg.width))
+    lines = [head]
+    for y in range(cfg.height):
+        row = []
+        for x in range(cfg.width):
+            m = y * cfg.width + x
+            ch = marks[board.cells[cfg.padded(m)]]
+            if last is not None and m == last:
+                ch = ch.lower() if ch != "." else ch
+            row.append(f"{ch:>{width}}")
+        lines.append(f"{y:>2} " + " ".join(row))
+    return "\n".join(lines)
