@@ -1,0 +1,499 @@
+"""One Gomocup engine as a child process, driven line by line with deadlines.
+
+The referee never trusts an engine, so this wrapper guarantees:
+
+- the child runs in its own session / process group, so :meth:`EngineProcess.close`
+  can kill the engine *and everything it spawned* (``killpg``);
+- reads never block past a caller's deadline (``selectors`` on the raw pipe,
+  no blocking ``readline``), so a silent engine cannot hang the referee;
+- huge lines (100 kB and more) and binary garbage are survivable: bytes are
+  decoded with ``errors="replace"``, a line longer than ``max_line_bytes`` is cut
+  and returned in pieces;
+- writes never block forever either: stdin is non-blocking and a write that
+  cannot proceed within ``write_timeout_s`` raises :class:`EngineTimeout`;
+- the leader process is not reaped before :meth:`close` (its exit is observed
+  with ``waitid(..., WNOWAIT)``), so its pid / process-group id cannot be reused
+  by an unrelated process while we may still ``killpg`` it.
+
+Usage::
+
+    eng = EngineProcess(["pbrain-x"], name="x", send_delay_ms=25, log=transcript)
+    eng.start()
+    try:
+        eng.send("START 15")
+        reply, messages = eng.read_reply(time.monotonic() + 2.0)   # None on timeout
+    finally:
+        eng.close()
+
+All times are ``time.monotonic()`` seconds.  Methods are meant to be called
+from one thread at a time, except :meth:`close` / :meth:`kill`, which may be
+called from any thread or from a signal handler (they are idempotent and take
+no lock).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import selectors
+import signal
+import subprocess
+import time
+from typing import IO, Sequence
+
+__all__ = [
+    "EngineError",
+    "EngineExited",
+    "EngineStartError",
+    "EngineTimeout",
+    "EngineProcess",
+    "is_info_line",
+    "close_many",
+]
+
+# Prefixes of output lines that carry no reply (kept as messages, never parsed as moves).
+_INFO_PREFIXES = ("MESSAGE", "DEBUG", "SUGGEST")
+
+
+class EngineError(Exception):
+    """Base class of every engine-process failure raised by this module."""
+
+
+class EngineStartError(EngineError):
+    """The engine program could not be spawned (missing file, not executable, ...)."""
+
+
+class EngineExited(EngineError):
+    """The engine closed its stdout or exited (a crash, unless we asked it to end).
+
+    ``returncode`` is the exit status when already known (negative = killed by
+    that signal), else ``None``.
+    """
+
+    def __init__(self, message: str, returncode: int | None = None) -> None:
+        super().__init__(message)
+        self.returncode = returncode
+
+
+class EngineTimeout(EngineError):
+    """Writing to the engine could not complete in time (it stopped reading stdin)."""
+
+
+def is_info_line(line: str) -> bool:
+    """True for ``MESSAGE``/``DEBUG``/``SUGGEST`` lines and blank lines: output that is not a reply."""
+    s = line.lstrip()
+    if not s:
+        return True
+    head = s.split(None, 1)[0].upper()
+    return head in _INFO_PREFIXES
+
+
+class EngineProcess:
+    """A Gomocup brain running as a child process.
+
+    Parameters:
+        argv: the program and its arguments (run without a shell).
+        name: label used in logs and error messages (default: ``argv[0]``'s base name).
+        cwd: working directory of the child.
+        send_delay_ms: minimum time between the engine's last output line and the
+            next command we send.  Some engines (Rapfi) print their move before
+            they are ready to read again and drop a command that arrives within
+            ~20 ms; a delay of 25-50 ms avoids it.  The delay is measured from
+            the last line *received*, so back-to-back commands (``INFO`` then
+            ``TURN``) are delayed only once.
+        log: a text stream receiving one line per protocol line,
+            ``"<seconds> <name> > <command>"`` or ``"<seconds> <name> < <reply>"``;
+            seconds count from ``log_t0`` (a ``time.monotonic()`` value; default: the spawn).
+        env: environment of the child (default: inherited).
+        stderr_path: file that receives the engine's stderr (appended); default
+            discards it.
+        max_line_bytes: an output line longer than this is returned in pieces of
+            this size, so an engine printing endless garbage without a newline
+            cannot exhaust memory.
+        write_timeout_s: how long a single :meth:`send` may wait for a full pipe.
+    """
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        name: str | None = None,
+        cwd: str | os.PathLike | None = None,
+        send_delay_ms: float = 0,
+        log: IO[str] | None = None,
+        stderr_path: str | os.PathLike | None = None,
+        max_line_bytes: int = 1 << 20,
+        write_timeout_s: float = 5.0,
+        env: dict[str, str] | None = None,
+        log_t0: float | None = None,
+    ) -> None:
+        if not argv:
+            raise ValueError("empty engine command line")
+        self.argv = [str(a) for a in argv]
+        self.name = name or os.path.basename(self.argv[0]) or self.argv[0]
+        self.cwd = cwd
+        self.send_delay_s = max(0.0, float(send_delay_ms)) / 1000.0
+        self.log = log
+        self.stderr_path = stderr_path
+        self.max_line_bytes = max(1, int(max_line_bytes))
+        self.write_timeout_s = write_timeout_s
+        self.env = env
+        self.pid: int | None = None
+        #: ``time.monotonic()`` when the last complete output line was received.
+        self.last_line_time: float = 0.0
+        self._proc: subprocess.Popen | None = None
+        self._sel: selectors.BaseSelector | None = None
+        self._buf = bytearray()
+        self._lines: list[bytes] = []
+        self._eof = False
+        self._closed = False
+        self._exit_status: int | None = None
+        self._t0 = time.monotonic() if log_t0 is None else log_t0
+        self._fixed_t0 = log_t0 is not None
+
+    # Lifecycle ------------------------------------------------------------------
+    def start(self) -> None:
+        """Spawn the engine.  Raises :class:`EngineStartError` if it cannot be run."""
+        if self._proc is not None:
+            raise RuntimeError("engine already started")
+        err_target: int | IO[bytes] = subprocess.DEVNULL
+        err_file = None
+        try:
+            if self.stderr_path is not None:
+                err_file = open(self.stderr_path, "ab")
+                err_target = err_file
+            self._proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=err_target,
+                cwd=self.cwd,
+                env=self.env,
+                start_new_session=True,  # own process group: killpg reaches grandchildren
+                bufsize=0,
+                close_fds=True,
+            )
+        except (OSError, ValueError, subprocess.SubprocessError) as exc:
+            raise EngineStartError(f"{self.name}: cannot start {self.argv[0]!r}: {exc}") from exc
+        finally:
+            if err_file is not None:
+                err_file.close()
+        self.pid = self._proc.pid
+        if not self._fixed_t0:
+            self._t0 = time.monotonic()
+        os.set_blocking(self._proc.stdin.fileno(), False)
+        os.set_blocking(self._proc.stdout.fileno(), False)
+        self._sel = selectors.DefaultSelector()
+        self._sel.register(self._proc.stdout.fileno(), selectors.EVENT_READ)
+
+    def is_alive(self) -> bool:
+        """True while the engine process has not exited (does not reap it)."""
+        if self._proc is None or self._closed:
+            return False
+        return self._peek_exit() is None
+
+    @property
+    def returncode(self) -> int | None:
+        """Exit status once the process has exited (negative: killed by a signal)."""
+        if self._proc is None:
+            return None
+        if self._proc.returncode is not None:
+            return self._proc.returncode
+        return self._peek_exit()
+
+    def close(self, grace_s: float = 0.5, send_end: bool = True) -> None:
+        """End the engine: send ``END``, wait up to ``grace_s``, then kill its process group, reap.
+
+        Idempotent; never raises; safe in ``finally`` blocks, ``atexit`` and
+        signal handlers.
+        """
+        if self._proc is None or self._closed:
+            return
+        self._closed = True
+        proc = self._proc
+        try:
+            if send_end and self._peek_exit() is None:
+                try:
+                    self._write_raw(b"END\n", time.monotonic() + 0.1)
+                    self._log(">", "END")
+                except (EngineError, OSError):
+                    pass
+                end = time.monotonic() + max(0.0, grace_s)
+                while self._peek_exit() is None and time.monotonic() < end:
+                    time.sleep(0.005)
+        finally:
+            self._kill_group()
+            try:
+                proc.wait(timeout=5)
+            except (subprocess.TimeoutExpired, OSError):
+                pass  # unkillable (D state); nothing more we can do
+            for stream in (proc.stdin, proc.stdout):
+                try:
+                    if stream is not None:
+                        stream.close()
+                except OSError:
+                    pass
+            if self._sel is not None:
+                try:
+                    self._sel.close()
+                except (OSError, ValueError):
+                    pass
+
+    def kill(self) -> None:
+        """Kill the engine's process group at once (no ``END``), then reap.  Idempotent."""
+        self.close(grace_s=0.0, send_end=False)
+
+    def __enter__(self) -> "EngineProcess":
+        if self._proc is None:
+            self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # Output ---------------------------------------------------------------------
+    def send(self, line: str) -> None:
+        """Send one command line (a newline is appended).
+
+        Waits first so that at least ``send_delay_ms`` separate the engine's
+        last output line from this command.  Raises :class:`EngineExited` when
+        the engine has gone, :class:`EngineTimeout` when its stdin stays full.
+        """
+        self._require_started()
+        if self.send_delay_s > 0 and self.last_line_time:
+            wait = self.last_line_time + self.send_delay_s - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+        data = (line.rstrip("\r\n") + "\n").encode("utf-8", errors="replace")
+        self._log(">", line.rstrip("\r\n"))
+        self._write_raw(data, time.monotonic() + self.write_timeout_s)
+
+    def send_many(self, lines: Sequence[str]) -> None:
+        """Send several command lines in one write (e.g. a ``BOARD`` block)."""
+        self._require_started()
+        if not lines:
+            return
+        if self.send_delay_s > 0 and self.last_line_time:
+            wait = self.last_line_time + self.send_delay_s - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+        for ln in lines:
+            self._log(">", ln)
+        data = "".join(ln.rstrip("\r\n") + "\n" for ln in lines).encode("utf-8", errors="replace")
+        self._write_raw(data, time.monotonic() + self.write_timeout_s)
+
+    # Input ----------------------------------------------------------------------
+    def read_line(self, deadline: float) -> str | None:
+        """Next output line (without ``\\r\\n``), or ``None`` once ``deadline`` has passed.
+
+        Raises :class:`EngineExited` when the engine closed stdout and every
+        buffered line has been returned.
+        """
+        self._require_started()
+        while True:
+            if self._lines:
+                return self._take_line()
+            if self._eof:
+                raise EngineExited(f"{self.name} exited", self._wait_exit_briefly())
+            if self._closed or self._sel is None:
+                raise EngineExited(f"{self.name} was closed", self.returncode)
+            remaining = deadline - time.monotonic()
+            # Even with the deadline gone, look at the pipe once without waiting:
+            # output already written must be seen (drain() relies on it).
+            try:
+                ready = self._sel.select(max(0.0, remaining))
+                if ready:
+                    self._fill()
+            except (OSError, ValueError) as exc:  # closed meanwhile by another thread (kill_all)
+                raise EngineExited(f"{self.name} was closed", self.returncode) from exc
+            if not ready and remaining <= 0:
+                return None
+
+    def read_reply(self, deadline: float) -> tuple[str | None, list[str]]:
+        """Next line that is a reply, skipping ``MESSAGE``/``DEBUG``/``SUGGEST`` and blank lines.
+
+        Returns ``(reply, skipped)``: ``reply`` is ``None`` when the deadline
+        passed first; ``skipped`` holds the informational lines read meanwhile.
+        Raises :class:`EngineExited` (with ``.skipped`` set) when the engine is gone.
+        """
+        skipped: list[str] = []
+        while True:
+            try:
+                line = self.read_line(deadline)
+            except EngineExited as exc:
+                exc.skipped = skipped  # type: ignore[attr-defined]
+                raise
+            if line is None:
+                return None, skipped
+            if is_info_line(line):
+                skipped.append(line)
+                continue
+            return line, skipped
+
+    def drain(self) -> list[str]:
+        """Every output line available right now, without waiting (EOF is not an error here)."""
+        out: list[str] = []
+        try:
+            while True:
+                line = self.read_line(time.monotonic())
+                if line is None:
+                    return out
+                out.append(line)
+        except EngineExited:
+            return out
+
+    # Internals ------------------------------------------------------------------
+    def _require_started(self) -> None:
+        if self._proc is None:
+            raise RuntimeError("engine not started")
+
+    def _log(self, direction: str, line: str) -> None:
+        if self.log is not None:
+            try:
+                self.log.write(f"{time.monotonic() - self._t0:9.3f} {self.name} {direction} {line}\n")
+            except (OSError, ValueError):
+                pass  # a broken log must never break a game
+
+    def _take_line(self) -> str:
+        raw = self._lines.pop(0)
+        text = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+        self._log("<", text)
+        return text
+
+    def _fill(self) -> None:
+        """Read what the pipe holds and split it into lines."""
+        assert self._proc is not None and self._proc.stdout is not None
+        fd = self._proc.stdout.fileno()
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except BlockingIOError:
+                break
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._eof = True
+                break
+            self._buf += chunk
+            if len(chunk) < 65536:
+                break
+        now = time.monotonic()
+        buf = self._buf
+        start = 0
+        while True:
+            nl = buf.find(b"\n", start)
+            if nl < 0:
+                break
+            self._lines.append(bytes(buf[start:nl]))
+            start = nl + 1
+        if start:
+            del buf[:start]
+        while len(buf) >= self.max_line_bytes:
+            self._lines.append(bytes(buf[: self.max_line_bytes]))
+            del buf[: self.max_line_bytes]
+        if self._eof and buf:
+            self._lines.append(bytes(buf))
+            buf.clear()
+        if self._lines:
+            self.last_line_time = now
+        if self._eof and self._sel is not None:
+            try:
+                self._sel.unregister(fd)
+            except (KeyError, ValueError, OSError):
+                pass
+
+    def _write_raw(self, data: bytes, deadline: float) -> None:
+        proc = self._proc
+        if proc is None or proc.stdin is None or self._closed and data != b"END\n":
+            raise EngineExited(f"{self.name} is not running", self.returncode)
+        fd = proc.stdin.fileno()
+        view = memoryview(data)
+        wsel = None
+        try:
+            while view:
+                try:
+                    n = os.write(fd, view)
+                    view = view[n:]
+                    continue
+                except BlockingIOError:
+                    pass
+                except (BrokenPipeError, ConnectionResetError) as exc:
+                    raise EngineExited(f"{self.name} closed its input", self.returncode) from exc
+                except OSError as exc:
+                    if exc.errno in (errno.EPIPE, errno.EBADF):
+                        raise EngineExited(f"{self.name} closed its input", self.returncode) from exc
+                    raise EngineExited(f"{self.name}: write failed: {exc}", self.returncode) from exc
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise EngineTimeout(f"{self.name} does not read its input")
+                if wsel is None:
+                    wsel = selectors.DefaultSelector()
+                    wsel.register(fd, selectors.EVENT_WRITE)
+                wsel.select(min(remaining, 0.05))
+        finally:
+            if wsel is not None:
+                wsel.close()
+
+    def _peek_exit(self) -> int | None:
+        """Exit status if the leader has exited, without reaping it (keeps the pgid reserved)."""
+        proc = self._proc
+        if proc is None:
+            return None
+        if proc.returncode is not None:
+            return proc.returncode
+        if self._exit_status is not None:
+            return self._exit_status
+        try:
+            info = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return proc.poll()
+        except OSError:
+            return None
+        if info is None:
+            return None
+        if info.si_code == os.CLD_EXITED:
+            self._exit_status = info.si_status
+        else:
+            self._exit_status = -info.si_status
+        return self._exit_status
+
+    def _wait_exit_briefly(self, timeout_s: float = 0.2) -> int | None:
+        end = time.monotonic() + timeout_s
+        while True:
+            code = self._peek_exit()
+            if code is not None or time.monotonic() >= end:
+                return code
+            time.sleep(0.005)
+
+    def _kill_group(self) -> None:
+        proc = self._proc
+        if proc is None or proc.returncode is not None:
+            return  # already reaped: the pgid may belong to someone else now
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            try:
+                proc.kill()
+            except OSError:
+                pass
+        except OSError:
+            pass
+
+
+def close_many(engines: Sequence["EngineProcess"], grace_s: float = 0.5) -> None:
+    """Close several engines at once: ``END`` to all, one shared grace period, then kill and reap each.
+
+    Never raises.  Faster than closing them one by one when they exit promptly.
+    """
+    live = [e for e in engines if e is not None and e.is_alive()]
+    for e in live:
+        try:
+            e.send("END")
+        except (EngineError, OSError, RuntimeError):
+            pass
+    end = time.monotonic() + max(0.0, grace_s)
+    while time.monotonic() < end and any(e.is_alive() for e in live):
+        time.sleep(0.005)
+    for e in engines:
+        if e is not None:
+            e.close(grace_s=0.0, send_end=False)

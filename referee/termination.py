@@ -1,0 +1,32 @@
+"""Why a game ended."""
+
+from __future__ import annotations
+
+import enum
+
+__all__ = ["Termination", "FAULTS"]
+
+
+class Termination(str, enum.Enum):
+    """How a game ended; the value is what ``results.jsonl`` holds.
+
+    ``LINE`` and ``FULL_BOARD`` are normal ends; every other value except
+    ``INTERRUPTED`` means one engine was at fault and lost.  ``INTERRUPTED``
+    games (Ctrl-C, SIGTERM, SPRT stop) are never recorded as results.
+    """
+
+    LINE = "line"
+    FULL_BOARD = "full_board"
+    ILLEGAL_MOVE = "illegal_move"
+    BAD_OUTPUT = "bad_output"
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    START_FAILED = "start_failed"
+    INTERRUPTED = "interrupted"
+
+
+#: Terminations where the side at fault loses.
+FAULTS = frozenset({
+    Termination.ILLEGAL_MOVE, Termination.BAD_OUTPUT, Termination.TIMEOUT,
+    Termination.CRASH, Termination.START_FAILED,
+})

@@ -1,0 +1,56 @@
+"""Helpers shared by the referee tests: command lines of the fake brain and process checks."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+
+FAKE_BRAIN = str(Path(__file__).with_name("fake_brain.py"))
+
+
+def fake_argv(*options: str) -> tuple[str, ...]:
+    """argv running the fake brain with ``options``."""
+    return (sys.executable, FAKE_BRAIN, *options)
+
+
+def fake_cmd(*options: str) -> str:
+    """The same as one shell-quoted command line (for the CLI)."""
+    return shlex.join(fake_argv(*options))
+
+
+def running(pid: int) -> bool:
+    """True when ``pid`` exists and is not a zombie."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+        return state not in ("Z", "X")
+    except (OSError, IndexError):
+        return False
+
+
+def read_pids(pidfile: Path) -> list[int]:
+    if not pidfile.exists():
+        return []
+    return [int(s) for s in pidfile.read_text().split()]
+
+
+def assert_all_gone(pids: list[int], within_s: float = 3.0) -> None:
+    """Every pid must be gone (or a zombie awaiting its new parent) within ``within_s``."""
+    assert pids, "the fake engines wrote no pid: the test would prove nothing"
+    end = time.monotonic() + within_s
+    while True:
+        alive = [p for p in pids if running(p)]
+        if not alive:
+            return
+        if time.monotonic() > end:
+            raise AssertionError(f"processes left running: {alive}")
+        time.sleep(0.02)

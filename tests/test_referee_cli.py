@@ -1,0 +1,189 @@
+"""The ``referee`` command line end to end, with fake engines (each run bounded by a timeout)."""
+
+import importlib.util
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from fake_engines.fakes import assert_all_gone, fake_cmd, read_pids
+
+REF = [sys.executable, "-m", "referee"]
+SMALL = ["--size", "7", "--win-length", "4", "--turn-ms", "300", "--tolerance-ms", "300"]
+
+
+def run(args, timeout=60):
+    return subprocess.run(REF + args, capture_output=True, text=True, timeout=timeout)
+
+
+def results(out):
+    return [json.loads(l) for l in (out / "results.jsonl").read_text().splitlines()]
+
+
+def test_match_writes_records_alternates_colours_and_summarises(tmp_path):
+    out = tmp_path / "m"
+    pidfile = tmp_path / "pids"
+    p = run(SMALL + ["--games", "4", "--concurrency", "2", "--out", str(out), "--quiet", "--log-io",
+                     fake_cmd("--name", "A", "--seed", "1", "--pidfile", str(pidfile)),
+                     fake_cmd("--name", "B", "--seed", "2", "--pidfile", str(pidfile))])
+    assert p.returncode == 0, p.stderr
+    games = sorted(results(out), key=lambda g: g["game"])
+    assert [g["game"] for g in games] == [1, 2, 3, 4]
+    assert [g["first"] for g in games] == [1, 2, 1, 2]
+    assert all(g["engine1"] == "A" and g["engine2"] == "B" for g in games)
+    for g in games:
+        assert (out / f"game-{g['game']:04d}.psq").exists() and (out / f"game-{g['game']:04d}.sgf").exists()
+        assert "engine1 > START 7" in (out / f"game-{g['game']:04d}.log").read_text()
+    wins = sum(g["winner"] == "engine1" for g in games)
+    losses = sum(g["winner"] == "engine2" for g in games)
+    assert f"engine1: {wins} wins, {4 - wins - losses} draws, {losses} losses" in p.stdout
+    assert "Elo difference" in p.stdout and "LOS" in p.stdout
+    assert_all_gone(read_pids(pidfile))
+    assert len(read_pids(pidfile)) == 8  # fresh processes for every game
+
+
+def test_display_shows_boards_and_verdicts(tmp_path):
+    p = run(SMALL + ["--games", "1", fake_cmd("--name", "A", "--seed", "1"),
+                     fake_cmd("--name", "B", "--crash-at", "2")])
+    assert p.returncode == 0, p.stderr
+    assert "=== game 1/1: X A  vs  O B" in p.stdout
+    assert "   0 1 2 3 4 5 6" in p.stdout  # board with coordinates
+    assert "game 1: A (engine1) wins by crash" in p.stdout
+    assert "endings: crash 1 (engine2 at fault)" in p.stdout
+
+
+def test_resume_continues_without_replaying(tmp_path):
+    out = tmp_path / "m"
+    engines = [fake_cmd("--name", "A", "--seed", "1"), fake_cmd("--name", "B", "--seed", "2")]
+    p = run(SMALL + ["--games", "2", "--out", str(out), "--quiet", *engines])
+    assert p.returncode == 0, p.stderr
+    first_two = (out / "results.jsonl").read_text()
+    p = run(SMALL + ["--games", "4", "--out", str(out), "--quiet", *engines])
+    assert p.returncode == 2 and "--resume" in p.stderr  # never mixes two matches silently
+    p = run(SMALL + ["--games", "4", "--out", str(out), "--quiet", "--resume", *engines])
+    assert p.returncode == 0, p.stderr
+    text = (out / "results.jsonl").read_text()
+    assert text.startswith(first_two)
+    assert sorted(g["game"] for g in results(out)) == [1, 2, 3, 4]
+    assert "4 games" in p.stdout
+
+
+def test_sprt_stops_early(tmp_path):
+    out = tmp_path / "m"
+    p = run(SMALL + ["--games", "200", "--out", str(out), "--quiet", "--sprt", "0", "10",
+                     fake_cmd("--crash-at", "1"), fake_cmd()], timeout=120)
+    assert p.returncode == 0, p.stderr
+    n = len(results(out))
+    assert 5 < n < 200
+    assert "H0 accepted" in p.stdout and "LLR" in p.stdout
+
+
+def test_openings_file_is_placed_and_shared_by_pairs(tmp_path):
+    book = tmp_path / "book.txt"
+    book.write_text("# test\n0,0, 1,0\nd4e5f4\n")
+    out = tmp_path / "m"
+    p = run(SMALL + ["--games", "4", "--openings", str(book), "--out", str(out), "--quiet",
+                     fake_cmd("--seed", "1"), fake_cmd("--seed", "2")])
+    assert p.returncode == 0, p.stderr
+    games = sorted(results(out), key=lambda g: g["game"])
+    assert [g["moves"][:2] for g in games[:2]] == [[[3, 3], [4, 3]]] * 2
+    assert [g["moves"][:3] for g in games[2:]] == [[[3, 3], [4, 4], [5, 3]]] * 2
+    assert [g["opening"] for g in games] == [2, 2, 3, 3]
+
+
+@pytest.mark.parametrize("sig,concurrency", [(signal.SIGINT, 2), (signal.SIGTERM, 2), (signal.SIGINT, 1)])
+def test_interrupt_kills_every_engine_and_records_nothing(tmp_path, sig, concurrency):
+    out = tmp_path / "m"
+    pidfile = tmp_path / "pids"
+    hang = fake_cmd("--hang-at", "1", "--spawn-child", "--pidfile", str(pidfile))
+    proc = subprocess.Popen(REF + ["--turn-ms", "60000", "--games", "4", "--concurrency", str(concurrency),
+                                   "--out", str(out), "--quiet", hang, hang],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    expected = 4 * concurrency  # per game: 2 engines, each with a child
+    try:
+        end = time.monotonic() + 20
+        while len(read_pids(pidfile)) < expected and time.monotonic() < end:
+            time.sleep(0.05)
+        assert len(read_pids(pidfile)) == expected
+        time.sleep(0.3)
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=15)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert_all_gone(read_pids(pidfile))
+    assert not (out / "results.jsonl").exists() or results(out) == []
+
+
+@pytest.mark.parametrize("args,msg", [
+    (["--size", "2"], "board width"),
+    (["--size", "axb"], "size must be"),
+    (["--win-length", "9", "--size", "7"], "win length"),
+    (["--rule", "renju"], "renju"),
+    (["--openings", "/nonexistent/book"], "--openings"),
+    (["--resume"], "need --out"),
+    (["--sprt", "10", "0"], "--sprt"),
+    (["a", "b", "c"], "at most two"),
+    (["--turn-ms", "0"], "needs --match-ms"),
+])
+def test_bad_arguments_exit_2(args, msg):
+    p = run(args, timeout=30)
+    assert p.returncode == 2
+    assert msg in p.stderr
+
+
+@pytest.mark.parametrize("sub", ["check", "script"])
+def test_subcommands_are_dispatched(sub):
+    p = run([sub, "--help"], timeout=30)
+    if importlib.util.find_spec(f"referee.{sub}") is None:
+        assert p.returncode == 2 and f"'{sub}' subcommand is not available" in p.stderr
+    else:
+        assert p.returncode == 0 and "usage" in p.stdout.lower()
+
+
+def test_human_plays_in_a_terminal(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(REF[0], REF[1:] + ["--size", "3", "--win-length", "3", "--games", "1", "human",
+                                             fake_cmd("--seed", "4")], timeout=20, encoding="utf-8")
+    try:
+        child.expect(r"human \(X\) move x,y: ")
+        child.sendline("nonsense")
+        child.expect("please type two numbers")
+        cells = iter(f"{x},{y}" for y in range(3) for x in range(3))
+        while True:
+            i = child.expect([r"move x,y: ", r"game 1: .*"])
+            if i == 1:
+                break
+            child.sendline(next(cells))
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+
+
+def test_an_engine_silent_to_about_costs_the_wait_only_once(tmp_path):
+    out = tmp_path / "m"
+    t = time.monotonic()
+    p = run(SMALL + ["--games", "4", "--out", str(out), "--quiet",
+                     fake_cmd("--no-about"), fake_cmd("--name", "B")])
+    assert p.returncode == 0, p.stderr
+    assert time.monotonic() - t < 1.5 * 2 + 2  # one 1.5 s ABOUT wait, not four
+    assert {g["engine1"] for g in results(out)} == {"fake_brain"}
+
+
+def test_send_delay_option_reaches_the_engines(tmp_path):
+    out = tmp_path / "m"
+    rapfi_like = fake_cmd("--drop-ms", "100")
+    args = ["--size", "5", "--win-length", "3", "--games", "2", "--out", str(out), "--quiet", rapfi_like, rapfi_like]
+    p = run(args)
+    assert p.returncode == 0, p.stderr
+    assert {g["termination"] for g in results(out)} == {"bad_output"}  # commands dropped without a delay
+    out2 = tmp_path / "m2"
+    p = run(["--send-delay-ms", "150"] + [str(out2) if a == str(out) else a for a in args])
+    assert p.returncode == 0, p.stderr
+    assert {g["termination"] for g in results(out2)} <= {"line", "full_board"}

@@ -1,0 +1,77 @@
+"""Opening files (offset and pos lines), random openings, and their schedule."""
+
+import random
+
+import pytest
+
+from engine.rules import Board, GameConfig
+from referee.openings import load_openings, opening_for_game, parse_opening, random_opening
+
+C15 = GameConfig(15, 15, 5)
+
+
+def xy(cfg, moves):
+    return [cfg.xy(m) for m in moves]
+
+
+def test_offset_lines_are_relative_to_the_centre():
+    assert xy(C15, parse_opening("0,0, 1,-1, 2,1", C15)) == [(7, 7), (8, 6), (9, 8)]
+    cfg = GameConfig(10, 8, 5)  # centre (5, 4)
+    assert xy(cfg, parse_opening(" -1, 0 ,  0,+1", cfg)) == [(4, 4), (5, 5)]
+
+
+def test_pos_lines_letter_is_x_number_is_y_from_one():
+    assert xy(C15, parse_opening("h8i9j7", C15)) == [(7, 7), (8, 8), (9, 6)]
+    assert xy(C15, parse_opening("a1 o15", C15)) == [(0, 0), (14, 14)]
+
+
+@pytest.mark.parametrize("line,msg", [
+    ("0,0, 1", "odd number"),
+    ("0,0, 0,0", "twice"),
+    ("8,0", "off the"),
+    ("p1", "off the"),
+    ("h8i9j", "not a pos"),
+    ("0,0; 1,1", "not an offset"),
+])
+def test_bad_openings_are_refused(line, msg):
+    with pytest.raises(ValueError, match=msg):
+        parse_opening(line, C15)
+
+
+def test_an_opening_that_already_wins_is_refused():
+    cfg = GameConfig(7, 7, 3)
+    with pytest.raises(ValueError, match="ends the game"):
+        parse_opening("0,0, 0,3, 1,0, 1,3, 2,0", cfg)  # X makes three in a row on the last stone
+
+
+def test_load_openings_skips_comments_and_names_the_bad_line():
+    lines = ["# openings", "", "0,0, 1,1", "h8"]
+    assert [xy(C15, o) for o in load_openings(lines, C15)] == [[(7, 7), (8, 8)], [(7, 7)]]
+    with pytest.raises(ValueError, match="book.txt:2"):
+        load_openings(["0,0", "zz"], C15, "book.txt")
+    with pytest.raises(ValueError, match="no opening"):
+        load_openings(["# nothing"], C15)
+
+
+def test_random_opening_is_reproducible_legal_and_unfinished():
+    cfg = GameConfig(7, 7, 3)
+    a = random_opening(cfg, 4, random.Random(5))
+    assert a == random_opening(cfg, 4, random.Random(5))
+    assert len(set(a)) == 4
+    for seed in range(50):
+        b = Board(cfg)
+        for m in random_opening(cfg, 4, random.Random(seed)):
+            b.play(m)
+        assert not b.is_over
+    with pytest.raises(ValueError):
+        random_opening(GameConfig(3, 3, 3), 9, random.Random(1))
+
+
+def test_games_are_paired_on_the_same_opening():
+    book = [[1], [2], [3]]
+    got = [opening_for_game(g, book, 0, C15, 0) for g in range(1, 9)]
+    assert got == [[1], [1], [2], [2], [3], [3], [1], [1]]
+    r1 = opening_for_game(1, None, 3, C15, seed=9)
+    assert r1 == opening_for_game(2, None, 3, C15, seed=9) and len(r1) == 3
+    assert opening_for_game(3, None, 3, C15, seed=9) != r1 or opening_for_game(5, None, 3, C15, seed=9) != r1
+    assert opening_for_game(1, None, 0, C15, 0) == []

@@ -1,0 +1,210 @@
+"""EngineProcess: deadlines, odd output, crashes, and that nothing is ever left running."""
+
+import io
+import sys
+import time
+
+import pytest
+
+from fake_engines.fakes import assert_all_gone, fake_argv, read_pids, running
+from referee.process import EngineExited, EngineProcess, EngineStartError, close_many, is_info_line
+
+PY = sys.executable
+
+
+def script(code: str) -> list[str]:
+    return [PY, "-c", code]
+
+
+def test_read_line_returns_none_at_deadline_for_a_silent_engine():
+    eng = EngineProcess(script("import time; time.sleep(30)"), name="silent")
+    eng.start()
+    try:
+        t = time.monotonic()
+        assert eng.read_line(t + 0.2) is None
+        waited = time.monotonic() - t
+        assert 0.18 <= waited < 1.0
+        assert eng.is_alive()
+    finally:
+        eng.close(grace_s=0.1)
+    assert not running(eng.pid)
+
+
+def test_lines_big_binary_and_crlf_are_survived():
+    code = (
+        "import sys\n"
+        "o = sys.stdout.buffer\n"
+        "o.write(b'MESSAGE ' + b'x' * 150000 + b'\\r\\n')\n"
+        "o.write(b'\\xff\\xfe\\x00bin\\n')\n"
+        "o.write(b'DEBUG d\\n7,8\\tValue: 1\\r\\n')\n"
+        "o.flush()\n"
+        "sys.stdin.readline()\n"
+    )
+    eng = EngineProcess(script(code), name="odd")
+    eng.start()
+    try:
+        dl = time.monotonic() + 5
+        big = eng.read_line(dl)
+        assert big.startswith("MESSAGE ") and len(big) == 150008 and not big.endswith("\r")
+        garbage = eng.read_line(dl)
+        assert "bin" in garbage and "\ufffd" in garbage
+        reply, skipped = eng.read_reply(dl)
+        assert reply == "7,8\tValue: 1"
+        assert skipped == ["DEBUG d"]
+    finally:
+        eng.close(grace_s=0.1)
+
+
+def test_endless_line_is_cut_into_pieces():
+    eng = EngineProcess(script("import sys; sys.stdout.write('y' * 300000); sys.stdout.flush(); "
+                               "import time; time.sleep(30)"), name="endless", max_line_bytes=100000)
+    eng.start()
+    try:
+        piece = eng.read_line(time.monotonic() + 5)
+        assert piece == "y" * 100000
+    finally:
+        eng.close(grace_s=0.1)
+
+
+def test_crash_raises_engine_exited_with_status_after_buffered_lines():
+    eng = EngineProcess(script("print('last words', flush=True); raise SystemExit(7)"), name="crash")
+    eng.start()
+    try:
+        assert eng.read_line(time.monotonic() + 5) == "last words"
+        with pytest.raises(EngineExited) as info:
+            eng.read_line(time.monotonic() + 5)
+        assert info.value.returncode == 7
+        with pytest.raises(EngineExited):
+            eng.send("TURN 1,1")
+    finally:
+        eng.close()
+    assert eng.returncode == 7
+
+
+def test_missing_program_is_a_start_error():
+    eng = EngineProcess(["/nonexistent/pbrain-nothing"], name="ghost")
+    with pytest.raises(EngineStartError):
+        eng.start()
+    eng.close()  # harmless on a process that never started
+
+
+def test_close_kills_a_hung_engine_and_its_children(tmp_path):
+    pidfile = tmp_path / "pids"
+    eng = EngineProcess(fake_argv("--hang-at", "1", "--spawn-child", "--pidfile", str(pidfile)), name="hang")
+    eng.start()
+    eng.send("START 15")
+    assert eng.read_reply(time.monotonic() + 10)[0] == "OK"
+    eng.send("BEGIN")
+    assert eng.read_line(time.monotonic() + 0.3) is None  # it hangs, ignoring END and SIGTERM
+    pids = read_pids(pidfile)
+    assert len(pids) == 2 and all(running(p) for p in pids)
+    t = time.monotonic()
+    eng.close(grace_s=0.2)
+    assert time.monotonic() - t < 3
+    assert_all_gone(pids)
+    eng.close()  # idempotent
+    assert not eng.is_alive()
+
+
+def test_close_many_ends_cooperative_engines_with_end(tmp_path):
+    pidfile = tmp_path / "pids"
+    engines = [EngineProcess(fake_argv("--pidfile", str(pidfile)), name=f"e{i}") for i in range(2)]
+    for e in engines:
+        e.start()
+        e.send("ABOUT")
+    for e in engines:
+        assert "name=" in e.read_reply(time.monotonic() + 10)[0]
+    close_many(engines, grace_s=2.0)
+    assert [e.returncode for e in engines] == [0, 0]  # exited by itself after END, not killed
+    assert_all_gone(read_pids(pidfile))
+
+
+def test_send_delay_spaces_commands_after_output():
+    eng = EngineProcess(script("import sys\nfor l in sys.stdin: print(l.strip(), flush=True)"),
+                        name="echo", send_delay_ms=80)
+    eng.start()
+    try:
+        eng.send("a")
+        assert eng.read_line(time.monotonic() + 5) == "a"
+        t = time.monotonic()
+        eng.send("b")
+        assert time.monotonic() - t >= 0.07
+        assert eng.read_line(time.monotonic() + 5) == "b"
+    finally:
+        eng.close(grace_s=0.1)
+
+
+def test_log_records_both_directions():
+    log = io.StringIO()
+    eng = EngineProcess(script("import sys\nfor l in sys.stdin: print('re ' + l.strip(), flush=True)"),
+                        name="echo", log=log)
+    eng.start()
+    try:
+        eng.send("hello")
+        assert eng.read_line(time.monotonic() + 5) == "re hello"
+    finally:
+        eng.close(grace_s=0.1)
+    text = log.getvalue()
+    assert "echo > hello" in text and "echo < re hello" in text
+
+
+@pytest.mark.parametrize("line,info", [
+    ("MESSAGE 7,7 is good", True), ("DEBUG x", True), ("", True), ("  ", True),
+    ("7,7", False), ("OK", False), ("MESSAGES", False), ("ERROR bad", False),
+])
+def test_is_info_line(line, info):
+    assert is_info_line(line) is info
+
+
+def test_referee_overhead_per_move_is_small():
+    from referee.overhead import measure
+
+    m = measure(games=2, size=9, win_length=5, concurrency=1)
+    assert m["games"] == 2 and m["moves"] > 10
+    assert m["median_us"] < 5000  # the target is < 1 ms; the bound leaves room for a loaded machine
+
+
+def test_a_full_input_pipe_times_out_instead_of_blocking():
+    from referee.process import EngineTimeout
+
+    eng = EngineProcess(script("import time; time.sleep(30)"), name="deaf", write_timeout_s=0.3)
+    eng.start()
+    try:
+        t = time.monotonic()
+        with pytest.raises(EngineTimeout):
+            eng.send("x" * 4_000_000)  # far more than a pipe buffer holds
+        assert time.monotonic() - t < 2
+    finally:
+        eng.close(grace_s=0.1)
+    assert not running(eng.pid)
+
+
+def test_drain_sees_output_already_in_the_pipe():
+    eng = EngineProcess(script("print('a'); print('b', flush=True); import time; time.sleep(30)"), name="chatty")
+    eng.start()
+    try:
+        end = time.monotonic() + 5
+        got = []
+        while len(got) < 2 and time.monotonic() < end:
+            time.sleep(0.05)
+            got += eng.drain()
+        assert got == ["a", "b"]
+        assert eng.drain() == []
+    finally:
+        eng.close(grace_s=0.1)
+
+
+def test_kill_from_another_thread_wakes_a_blocked_reader():
+    import threading
+
+    eng = EngineProcess(script("import time; time.sleep(30)"), name="victim")
+    eng.start()
+    killer = threading.Timer(0.2, eng.kill)
+    killer.start()
+    t = time.monotonic()
+    with pytest.raises(EngineExited):
+        while time.monotonic() - t < 10:
+            eng.read_line(time.monotonic() + 10)
+    assert time.monotonic() - t < 3
+    killer.join(5)  # the reader may wake as soon as close() begins, before the reaping is done
+    assert not running(eng.pid)
