@@ -1,0 +1,592 @@
+"""Threats and a threat-space solver for any K, board size and rule.
+
+Vocabulary (for the side ``p``; K = win length):
+
+- *completing cell*: an empty cell where ``p`` would complete a winning line
+  now (checked with :func:`engine.rules.run_wins`, so exact/caro are exact).
+- *four*: a move after which ``p`` has a completing cell (the K-analogue of a
+  gomoku four; for K=3 it is a "two", for K=2 any move next to room).
+- *double threat*: a move after which ``p`` has completing cells that no single
+  opponent stone can all remove (two or more for freestyle/exact; under caro a
+  stone beyond the end of a run can also spoil a completing cell, and this is
+  taken into account).
+- *three*: a move after which ``p`` has a double-threat move (the K-analogue of
+  an open three: it threatens to win in three plies).
+- *VCF*: victory by continuous fours: every attacking move is a four, every
+  defence is forced, and it ends in a double threat or a completed line.
+
+Public API (moves are compact indices ``y * width + x``):
+
+- recognition: :func:`winning_moves`, :func:`four_moves`,
+  :func:`double_threat_moves`, :func:`three_moves`;
+- solvers: :func:`find_vcf`, :func:`find_vct`;
+- decisions: :func:`tactical_move` (win / block / VCF / defend),
+  :func:`defence_set`, :func:`candidate_moves` (pattern priors);
+- :class:`ThreatKnowledge`: all of it behind the search's
+  :class:`engine.knowledge.MoveKnowledge` hook.
+
+Public functions take a :class:`~engine.rules.Board`.  They never copy it:
+they set and clear cells of ``board.cells`` directly and always restore it
+exactly (also when an exception escapes), so a board must not be shared with
+another thread while one of them runs.  :class:`ThreatKnowledge` works on a
+private copy of the cells it is given.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Sequence
+
+from .patterns import LineState, cell_scores
+from .rules import EMPTY, Board, GameConfig, Rule
+
+#: Default budget of solver nodes for :func:`find_vcf`.
+DEFAULT_VCF_NODES = 20000
+#: Deepest attack considered (attacker moves), keeping recursion well inside Python's limit.
+MAX_VCF_DEPTH = 120
+
+
+class _Abort(Exception):
+    """Raised inside the solver when its node budget or deadline is exhausted."""
+
+
+class _Budget:
+    """Node and time budget of one solver run."""
+
+    __slots__ = ("nodes", "max_nodes", "deadline", "failed", "failed_vct")
+
+    def __init__(self, max_nodes: int, deadline: float | None) -> None:
+        self.nodes = 0
+        self.max_nodes = max_nodes
+        self.deadline = deadline
+        self.failed: set[int] = set()  # position hashes without a VCF
+        self.failed_vct: set[tuple[int, int]] = set()  # (hash, threes allowed) without a VCT
+
+    def tick(self) -> None:
+        """Count one solver node; raise :class:`_Abort` once the budget is spent."""
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise _Abort
+        if self.deadline is not None and (self.nodes & 31) == 1 and time.monotonic() > self.deadline:
+            raise _Abort
+
+
+def _vcf(st: LineState, a: int, budget: _Budget, depth: int) -> list[int] | None:
+    """VCF for ``a`` (to move) from the current state: a padded move line, or ``None``.
+
+    The line alternates attacker moves and the defender's (first) forced reply
+    and ends with the move that wins or makes a double threat.
+    """
+    budget.tick()
+    d = 3 - a
+    wa = st.completing(a)
+    if wa:
+        return [wa[0]]
+    if depth >= MAX_VCF_DEPTH:
+        return None
+    key = st.hash
+    if key in budget.failed:
+        return None
+    wd = st.completing(d)
+    if wd and not st.killers(d, wd):
+        budget.failed.add(key)
+        return None  # the defender has an unstoppable completion; fours cannot outrun it
+    stoppers = set(st.killers(d, wd)) if wd else None
+    deeper: list[tuple[int, list[int]]] = []
+    # First pass: a four that also stops the defender and leaves an unstoppable threat wins at once.
+    for m in st.four_candidates(a):
+        if stoppers is not None and m not in stoppers:
+            continue  # the defender would just complete its own line
+        w, replies = st.four_replies(m, a)
+        if not w:
+            continue
+        if not replies:
+            return [m]
+        deeper.append((m, replies))
+    for m, replies in deeper:
+        st.place(m, a)
+        try:
+            line: list[int] | None = None
+            for r in replies:
+                st.place(r, d)
+                try:
+                    sub = _vcf(st, a, budget, depth + 1)
+                finally:
+                    st.take(r)
+                if sub is None:
+                    line = None
+                    break
+                if line is None:
+                    line = [m, r] + sub
+            if line is not None:
+                return line
+        finally:
+            st.take(m)
+    budget.failed.add(key)
+    return None
+
+
+def _vct(st: LineState, a: int, budget: _Budget, depth: int, threes_left: int) -> list[int] | None:
+    """Victory by continuous threats for ``a`` (to move), at most ``threes_left`` threes in a line.
+
+    A four forces its completing cell (or, under caro, the cells that spoil
+    it); a three (see :meth:`LineState.threes`) lets the defender choose among
+    every move after which the attacker has neither a completion nor a
+    double-threat move, plus every defender four (a counter-attack the
+    attacker must then stop with a threat of its own).  Any other defence
+    loses to the double threat, so a line found is a proof.
+    """
+    budget.tick()
+    d = 3 - a
+    wa = st.completing(a)
+    if wa:
+        return [wa[0]]
+    if depth >= MAX_VCF_DEPTH:
+        return None
+    line = _vcf(st, a, budget, depth)
+    if line is not None or threes_left <= 0:
+        return line
+    key = (st.hash, threes_left)
+    if key in budget.failed_vct:
+        return None
+    wd = st.completing(d)
+    if wd and not st.killers(d, wd):
+        budget.failed_vct.add(key)
+        return None
+    # Branches: (attacker move, defender replies, threes used); fours first, they cost nothing.
+    branches: list[tuple[int, list[int], int]] = []
+    stoppers = set(st.killers(d, wd)) if wd else None
+    for m in st.four_candidates(a):
+        if stoppers is None or m in stoppers:
+            w, replies = st.four_replies(m, a)
+            if w:
+                branches.append((m, replies, 0))
+    for m, dm in st.threes(a):
+        if stoppers is not None and m not in stoppers:
+            continue
+        st.place(m, a)
+        try:
+            replies = _double_defences(st, d, dm) | set(st.fours(d))
+            if not replies:
+                return [m]
+            branches.append((m, sorted(replies), 1))
+        finally:
+            st.take(m)
+    for m, replies, cost in branches:
+        st.place(m, a)
+        try:
+            found: list[int] | None = None
+            for r in replies:
+                st.place(r, d)
+                try:
+                    sub = _vct(st, a, budget, depth + 1, threes_left - cost)
+                finally:
+                    st.take(r)
+                if sub is None:
+                    found = None
+                    break
+                if found is None:
+                    found = [m, r] + sub
+            if found is not None:
+                return found
+        finally:
+            st.take(m)
+    budget.failed_vct.add(key)
+    return None
+
+
+def _side(player: int) -> int:
+    """``player`` as the int 1 or 2; ``ValueError`` for anything else."""
+    if isinstance(player, bool) or player not in (1, 2):
+        raise ValueError(f"player must be 1 or 2, got {player!r}")
+    return int(player)
+
+
+def _compact(board: Board, padded_cells: Sequence[int]) -> list[int]:
+    unpad = board.config.unpadded
+    return [unpad(c) for c in padded_cells]
+
+
+def _run_vcf(st: LineState, player: int, deadline: float | None, max_nodes: int) -> list[int] | None:
+    try:
+        return _vcf(st, player, _Budget(max_nodes, deadline), 0)
+    except _Abort:
+        return None
+
+
+# Public API ------------------------------------------------------------------------
+
+
+def winning_moves(board: Board, player: int) -> list[int]:
+    """Moves where ``player`` completes a line now, in index order."""
+    p = _side(player)
+    if board.winner is not None:
+        return []
+    return sorted(_compact(board, LineState(board.config, board.cells).completing(p)))
+
+
+def four_moves(board: Board, player: int) -> list[int]:
+    """Moves after which ``player`` has a completing cell (immediate wins excluded)."""
+    p = _side(player)
+    if board.winner is not None:
+        return []
+    return sorted(_compact(board, LineState(board.config, board.cells).fours(p)))
+
+
+def double_threat_moves(board: Board, player: int) -> list[int]:
+    """Moves after which ``player`` has completing cells that one opponent stone cannot all stop."""
+    p = _side(player)
+    if board.winner is not None:
+        return []
+    return sorted(_compact(board, LineState(board.config, board.cells).double_moves(p)))
+
+
+def three_moves(board: Board, player: int) -> list[int]:
+    """Moves (no win, no four) after which ``player`` has a double-threat move.
+
+    The K-analogue of making an open three: unless answered it wins in three
+    more plies of the mover.  Meant for a ``player`` that has no completion
+    and no double-threat move yet (otherwise it is already threatening).
+    Candidates are the empty cells of live windows holding ``K-3`` stones of
+    ``player``; for K=3, where almost any move with room qualifies, only cells
+    within distance 2 of a stone are reported; none for K=2.
+    """
+    p = _side(player)
+    if board.winner is not None:
+        return []
+    return sorted(_compact(board, [c for c, _ in LineState(board.config, board.cells).threes(p)]))
+
+
+def find_vcf(
+    board: Board, player: int, deadline: float | None = None, max_nodes: int = DEFAULT_VCF_NODES
+) -> list[int] | None:
+    """Victory by continuous fours for ``player``, who is assumed to move next.
+
+    Returns the line as compact moves: attacker move, the defender's forced
+    reply, attacker move, ..., ending with the attacker move that completes a
+    line or makes a double threat.  The first element is the move to play.
+    Returns ``None`` when there is no VCF, when the budget (``max_nodes``
+    solver nodes, or the monotonic ``deadline``) ran out first, or when the
+    game is over.  Defender replies that make their own fours are handled: the
+    attacker must then stop that threat with a four, or the line is refused.
+    """
+    p = _side(player)
+    if board.winner is not None or board.is_full:
+        return None
+    st = LineState(board.config, board.cells)
+    line = _run_vcf(st, p, deadline, max_nodes)
+    return None if line is None else _compact(board, line)
+
+
+def find_vct(
+    board: Board,
+    player: int,
+    deadline: float | None = None,
+    max_nodes: int = DEFAULT_VCF_NODES,
+    max_threes: int = 2,
+) -> list[int] | None:
+    """Victory by continuous threats (fours and threes) for ``player``, who moves next.
+
+    Like :func:`find_vcf` (same line format, ``None`` for no win found or
+    budget exhausted) but the attacker may also play up to ``max_threes``
+    threes along a line; each three lets the defender pick any real defence,
+    all of which are refuted.  Much more expensive than a VCF: give a deadline.
+    """
+    p = _side(player)
+    if board.winner is not None or board.is_full:
+        return None
+    st = LineState(board.config, board.cells)
+    try:
+        line = _vct(st, p, _Budget(max_nodes, deadline), 0, max(0, max_threes))
+    except _Abort:
+        return None
+    return None if line is None else _compact(board, line)
+
+
+def _near_lines(st: LineState, cell: int, reach: int) -> list[int]:
+    """Empty cells on the four lines through ``cell`` within ``reach`` steps (and ``cell`` if empty)."""
+    cells = st.cells
+    out = [cell] if cells[cell] == EMPTY else []
+    for d in st.config.directions:
+        for sign in (d, -d):
+            c = cell
+            for _ in range(reach):
+                c += sign
+                v = cells[c]
+                if v == 3:
+                    break
+                if v == EMPTY:
+                    out.append(c)
+    return out
+
+
+def _double_defences(st: LineState, s: int, threats: list[int]) -> set[int]:
+    """Moves of ``s`` after which the opponent has no double-threat move left."""
+    o = 3 - s
+    caro = st.config.rule is Rule.CARO
+    cells = st.cells
+    windows, wdir = st.geom.windows, st.geom.window_dir
+    mine, theirs = st.cnt[o], st.cnt[s]
+    cand: set[int] | None = None
+    for t in threats:
+        # After t the new completing cells lie in windows through t holding K-2 of o's stones;
+        # only t or those windows' empty cells can be occupied to spoil it, and under caro
+        # also the cells just beyond such a window (a longer run wins whatever its ends).
+        spoil = {t}
+        for w in st.geom.cell_windows[t]:
+            if theirs[w] == 0 and mine[w] == st.k - 2:
+                spoil.update(st._empty_of(w))
+                if caro:
+                    win, step = windows[w], wdir[w]
+                    for c in (win[0] - step, win[-1] + step):
+                        if cells[c] == EMPTY:
+                            spoil.add(c)
+        cand = spoil if cand is None else cand & spoil
+        if not cand:
+            return set()
+    out = set()
+    for m in sorted(cand or ()):
+        st.place(m, s)
+        try:
+            if not st.completing(o) and not st.double_moves(o):
+                out.add(m)
+        finally:
+            st.take(m)
+    return out
+
+
+def _refutes(st: LineState, m: int, s: int, deadline: float | None, max_nodes: int) -> bool:
+    """Does ``s`` playing ``m`` leave the opponent without completion and without a VCF?
+
+    A solver run cut short by the budget counts as a refutation: the move is
+    kept, so defence sets err on the side of too many moves, never too few.
+    """
+    o = 3 - s
+    st.place(m, s)
+    try:
+        if st.completing(o):
+            return False
+        try:
+            return _vcf(st, o, _Budget(max_nodes, deadline), 0) is None
+        except _Abort:
+            return True
+    finally:
+        st.take(m)
+
+
+def _vcf_candidates(st: LineState, s: int, line: list[int]) -> set[int]:
+    """Moves of ``s`` that may refute the opponent's VCF ``line`` (padded cells).
+
+    The cells near the attacker's moves (on their lines), the forced replies,
+    and the cells that would let a forced reply of ``s`` become a four of its
+    own (a counter-threat in the middle of the attack).
+    """
+    cells = st.cells
+    mine, theirs = st.cnt[s], st.cnt[3 - s]
+    windows = st.geom.windows
+    cand: set[int] = set()
+    for i, c in enumerate(line):
+        if i % 2 == 0:
+            # The attacker's four lies in a live window through c: any empty cell of one spoils it.
+            cand.update(_near_lines(st, c, 2))
+            for w in st.geom.cell_windows[c]:
+                if mine[w] == 0 and theirs[w] >= st.k - 3:
+                    cand.update(x for x in windows[w] if cells[x] == EMPTY)
+            continue
+        cand.add(c)
+        for w in st.geom.cell_windows[c]:
+            if theirs[w] == 0 and mine[w] >= st.k - 3:
+                cand.update(x for x in windows[w] if cells[x] == EMPTY)
+    return cand
+
+
+def _defence_cells(st: LineState, s: int, deadline: float | None, max_nodes: int) -> set[int] | None:
+    """Padded defence set for ``s`` to move (see :func:`defence_set`)."""
+    o = 3 - s
+    if st.completing(s):
+        return None
+    wo = st.completing(o)
+    if wo:
+        ks = st.killers(o, wo)
+        return set(ks) if ks else set(wo)
+    counters = set(st.fours(s))
+    threats = st.double_moves(o)
+    if threats:
+        base = _double_defences(st, s, threats)
+        if not base:
+            return counters | set(threats)
+        # Prefer the defences that also leave no longer VCF, when any do.
+        strict = {m for m in sorted(base) if _refutes(st, m, s, deadline, max_nodes // 4)}
+        return (strict or base) | counters
+    try:
+        line = _vcf(st, o, _Budget(max_nodes, deadline), 0)
+    except _Abort:
+        return None
+    if line is None:
+        return None
+    out = {m for m in sorted(_vcf_candidates(st, s, line)) if _refutes(st, m, s, deadline, max_nodes // 4)}
+    out |= counters
+    return out or set(line[:1])
+
+
+def defence_set(
+    board: Board, deadline: float | None = None, max_nodes: int = DEFAULT_VCF_NODES
+) -> set[int] | None:
+    """The moves worth considering when the opponent of the side to move has a threat.
+
+    - ``None``: no restriction: the side to move can complete a line, or the
+      opponent has no completing cell, no double-threat move and no VCF found.
+    - If the opponent has completing cells: the moves that stop all of them
+      (the cells themselves when nothing stops them all: the game is lost).
+    - If the opponent has double-threat moves: exactly the moves after which
+      it has neither a completing cell nor a double-threat move, narrowed to
+      those leaving it no VCF when any such exist; plus the side to move's own
+      fours (counter-attacks gain a tempo).  If nothing holds, the threat
+      cells and counter-fours are returned.
+    - If the opponent has a longer VCF: the moves near its winning line that
+      refute it (verified with the solver), plus own fours.
+
+    Never returns an empty set.  Moves are compact indices.
+    """
+    if board.is_over:
+        return None
+    st = LineState(board.config, board.cells)
+    cells = _defence_cells(st, int(board.to_move), deadline, max_nodes)
+    if cells is None:
+        return None
+    return set(_compact(board, cells))
+
+
+def tactical_move(
+    board: Board,
+    deadline: float | None = None,
+    max_nodes: int = DEFAULT_VCF_NODES,
+    vct: bool = False,
+) -> tuple[int, str] | None:
+    """A move dictated by tactics for the side to move, with its reason, or ``None``.
+
+    Reasons, in order of priority: ``"win"`` (completes a line), ``"block"``
+    (stops the opponent's only completion), ``"lost"`` (the opponent has
+    unstoppable completions; one of them is blocked anyway), ``"vcf"`` (first
+    move of a victory by continuous fours), ``"vct"`` (only with ``vct=True``:
+    first move of a victory by continuous threats, see :func:`find_vct`),
+    ``"defend"`` (the opponent threatens a double threat or a VCF; the
+    best-scored move of :func:`defence_set`).  ``max_nodes`` bounds each
+    solver run; ``deadline`` (monotonic) bounds them all.
+    """
+    if board.is_over:
+        return None
+    s = int(board.to_move)
+    o = 3 - s
+    st = LineState(board.config, board.cells)
+    unpad = board.config.unpadded
+    ws = st.completing(s)
+    if ws:
+        return unpad(ws[0]), "win"
+    wo = st.completing(o)
+    if wo:
+        ks = st.killers(o, wo)
+        if ks:
+            return unpad(_best(board.config, board.cells, s, ks)), "block"
+        return unpad(_best(board.config, board.cells, s, wo)), "lost"
+    line = _run_vcf(st, s, deadline, max_nodes)
+    if line is not None:
+        return unpad(line[0]), "vcf"
+    if vct:
+        try:
+            line = _vct(st, s, _Budget(max_nodes, deadline), 0, 2)
+        except _Abort:
+            line = None
+        if line is not None:
+            return unpad(line[0]), "vct"
+    ds = _defence_cells(st, s, deadline, max_nodes)
+    if ds:
+        return unpad(_best(board.config, board.cells, s, sorted(ds))), "defend"
+    return None
+
+
+def _best(config: GameConfig, cells: list[int], player: int, choices: Sequence[int]) -> int:
+    """The padded cell of ``choices`` with the highest pattern score (first on ties)."""
+    if len(choices) == 1:
+        return choices[0]
+    scores = cell_scores(config, cells, player, choices)
+    return max(choices, key=lambda c: scores.get(c, 0.0))
+
+
+def candidate_moves(board: Board, limit: int | None = None) -> list[tuple[int, float]]:
+    """Candidate moves for the side to move with priors summing to 1, best first.
+
+    Candidates are the empty cells within distance 2 of a stone (the central
+    region on an empty board), scored by line patterns for both sides (own
+    potential and the opponent's, see :func:`engine.patterns.cell_scores`).
+    ``limit`` keeps only the best ones.  Empty when the game is over.
+    """
+    if board.is_over:
+        return []
+    scores = cell_scores(board.config, board.cells, int(board.to_move))
+    if not scores:
+        return []
+    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+    if limit is not None:
+        ranked = ranked[: max(1, limit)]
+    total = sum(s for _, s in ranked) or 1.0
+    unpad = board.config.unpadded
+    return [(unpad(c), s / total) for c, s in ranked]
+
+
+class ThreatKnowledge:
+    """Threat knowledge for the tree search: implements :class:`engine.knowledge.MoveKnowledge`.
+
+    For each new node (side to move ``s``):
+
+    1. ``s`` completes a line, or has a VCF (within ``vcf_nodes`` solver
+       nodes): its first move is forced and the node a proven win;
+    2. the opponent has a completion: the moves that stop it;
+    3. the opponent threatens a double threat or a VCF: only the defence set
+       (see :func:`defence_set`, ``defence_nodes`` per solver run), best first;
+    4. otherwise the searcher's candidates, with pattern priors.
+
+    Budgets are counted in solver nodes, not time, so a seeded search stays
+    reproducible.  The caller's ``cells`` are copied, never modified.
+    """
+
+    def __init__(self, vcf_nodes: int = 500, defence_nodes: int = 200, defend: bool = True) -> None:
+        self.vcf_nodes = max(1, int(vcf_nodes))
+        self.defence_nodes = max(1, int(defence_nodes))
+        self.defend = defend
+
+    def suggest(self, config: GameConfig, cells: Sequence[int], to_move: int, candidates: Sequence[int]):
+        """A :class:`engine.knowledge.Suggestion` for this position, or ``None`` to keep the defaults."""
+        from .knowledge import Suggestion  # the hook's value type; imported lazily to keep layers loose
+
+        if to_move not in (1, 2) or len(cells) != config.padded_size:
+            return None
+        work = [int(v) for v in cells]  # solvers set and clear stones: work on a private copy
+        st = LineState(config, work)
+        s, o = int(to_move), 3 - int(to_move)
+        unpad = config.unpadded
+        ws = st.completing(s)
+        if ws:
+            return Suggestion(forced=unpad(ws[0]), proven_win=True)
+        wo = st.completing(o)
+        if wo:
+            ks = st.killers(o, wo)
+            return Suggestion(moves=[unpad(c) for c in ks]) if ks else None
+        try:
+            line = _vcf(st, s, _Budget(self.vcf_nodes, None), 0)
+        except _Abort:
+            line = None
+        if line is not None:
+            return Suggestion(forced=unpad(line[0]), proven_win=True)
+        if self.defend:
+            ds = _defence_cells(st, s, None, self.defence_nodes)
+            if ds:
+                scores = cell_scores(config, work, s, sorted(ds))
+                ranked = sorted(ds, key=lambda c: (-scores.get(c, 0.0), c))
+                return Suggestion(moves=[unpad(c) for c in ranked], priors=[scores.get(c, 0.0) for c in ranked])
+        pads = []
+        for m in candidates:
+            m = int(m)
+            pads.append(config.padded(m) if 0 <= m < config.area else -1)
+        scores = cell_scores(config, work, s, [c for c in pads if c >= 0])
+        return Suggestion(priors=[scores.get(c, 0.0) for c in pads])
