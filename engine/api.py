@@ -1,0 +1,88 @@
+"""The engine facade: the only entry point the protocol layer uses.
+
+>>> from engine.rules import Board, GameConfig
+>>> from engine.limits import Limits
+>>> res = best_move(Board(GameConfig.square(3, 3)), Limits(nodes=200), seed=1)
+>>> 0 <= res.move < 9
+True
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable
+
+import numpy as np
+
+from .limits import Limits, SearchInfo, SearchResult
+from .mcts import Searcher
+from .options import EngineOptions
+from .rules import Board, GameConfig
+
+__all__ = ["Engine", "EngineOptions", "best_move"]
+
+
+class Engine:
+    """Plays one game at a time, keeping its search tree between moves.
+
+    ``seed`` is an ``int`` or a ``numpy.random.Generator`` (``None``: fresh
+    entropy).  With the same seed and a node or playout limit (no deadline)
+    a search is reproducible.  The engine never prints, never reads stdin and
+    never modifies the boards it is given.
+    """
+
+    def __init__(
+        self,
+        config: GameConfig,
+        options: EngineOptions = EngineOptions(),
+        seed: int | np.random.Generator | None = None,
+    ) -> None:
+        if not isinstance(config, GameConfig):
+            raise TypeError("config must be a GameConfig")
+        self.config = config
+        self.options = options
+        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self._searcher = Searcher(config, options, self.rng)
+        #: True when the last search continued the previous search's tree.
+        self.reused = False
+
+    def new_game(self) -> None:
+        """Forget the tree (the next search starts from scratch)."""
+        self._searcher.reset()
+        self.reused = False
+
+    def search(
+        self,
+        board: Board,
+        limits: Limits,
+        stop: threading.Event | None = None,
+        on_info: Callable[[SearchInfo], None] | None = None,
+    ) -> SearchResult:
+        """Best move for the side to move on ``board`` within ``limits``.
+
+        Returns within a few milliseconds of ``limits.deadline`` or of ``stop``
+        being set (a deadline already past still yields a sensible move: an
+        immediate win, the forced block, else the best-ordered candidate).
+        A proven win is returned at once.  ``on_info`` is called a few times a
+        second and once at the end.  Raises ``ValueError`` when the game is
+        over (no legal move) and when ``board`` is for another configuration.
+        """
+        started = time.monotonic()
+        if board.config != self.config:
+            raise ValueError(f"board is {board.config.label}, engine is {self.config.label}")
+        if board.is_over:
+            raise ValueError("the game is over: no legal move")
+        self.reused = self._searcher.set_root(board)
+        return self._searcher.search(limits, stop=stop, on_info=on_info, started=started)
+
+
+def best_move(
+    board: Board,
+    limits: Limits,
+    seed: int | np.random.Generator | None = None,
+    options: EngineOptions | None = None,
+) -> SearchResult:
+    """One-shot search of ``board`` with a fresh :class:`Engine`."""
+    engine = Engine(board.config, options or EngineOptions(), seed=seed)
+    return engine.search(board, limits)

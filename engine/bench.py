@@ -1,0 +1,151 @@
+"""``pbrain-mcts bench``: fixed positions, fixed seed, fixed node budget.
+
+Prints the speed of the search on each position and a final deterministic
+signature (total nodes and playouts, and a checksum of the chosen moves), as
+Stockfish's ``bench`` does: the same code gives the same signature on any
+machine, so a changed signature means the search itself changed.
+
+Run it as ``python -m engine.bench [--nodes N] [--movetime MS] [--json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import zlib
+from dataclasses import dataclass
+from typing import Sequence, TextIO
+
+from .api import Engine
+from .limits import Limits
+from .options import EngineOptions
+from .rules import Board, GameConfig, Rule
+
+DEFAULT_NODES = 10_000
+SEED = 20240601
+
+# A fixed 15x15 middle game (x, y in play order, first player first).
+_MIDDLE_15 = [
+    (7, 7), (8, 8), (8, 6), (6, 8), (7, 8), (7, 9), (9, 7), (6, 6), (9, 9), (10, 8),
+    (6, 7), (5, 7), (8, 7), (10, 7), (7, 6), (9, 5), (7, 5), (7, 4), (10, 10), (11, 11),
+]
+_MIDDLE_7 = [(3, 3), (2, 3), (3, 4)]
+
+
+@dataclass(frozen=True)
+class BenchPosition:
+    """One bench position: a configuration and the moves leading to it."""
+
+    name: str
+    config: GameConfig
+    moves: tuple[tuple[int, int], ...] = ()
+
+    def board(self) -> Board:
+        b = Board(self.config)
+        for x, y in self.moves:
+            b.play(self.config.move(x, y))
+        return b
+
+
+def positions() -> list[BenchPosition]:
+    """The fixed bench positions (empty and middle-game boards of every size)."""
+    g15 = GameConfig.square(15, 5)
+    return [
+        BenchPosition("empty", g15),
+        BenchPosition("middle", g15, tuple(_MIDDLE_15)),
+        BenchPosition("middle", GameConfig.square(15, 5, Rule.EXACT), tuple(_MIDDLE_15)),
+        BenchPosition("middle", GameConfig.square(15, 5, Rule.CARO), tuple(_MIDDLE_15)),
+        BenchPosition("empty", GameConfig.square(7, 4)),
+        BenchPosition("middle", GameConfig.square(7, 4), tuple(_MIDDLE_7)),
+        BenchPosition("empty", GameConfig.square(3, 3)),
+    ]
+
+
+def _parse(argv: Sequence[str]) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(prog="bench", description="Fixed-position search benchmark.")
+    ap.add_argument("--nodes", type=int, default=DEFAULT_NODES, help="tree nodes per position")
+    ap.add_argument("--movetime", type=float, default=None,
+                    help="milliseconds per position instead of a node budget (not deterministic)")
+    ap.add_argument("--json", action="store_true", help="one JSON object per position")
+    ap.add_argument("--seed", type=int, default=SEED)
+    ns = ap.parse_args(list(argv))
+    if ns.nodes < 1:
+        ap.error("--nodes must be >= 1")
+    if ns.movetime is not None and not ns.movetime > 0:
+        ap.error("--movetime must be > 0")
+    return ns
+
+
+def run(nodes: int, movetime: float | None, seed: int, as_json: bool, out: TextIO) -> dict:
+    """Search every bench position; write one line per position; return totals."""
+    total_nodes = total_playouts = 0
+    total_time = 0.0
+    checksum = 0
+    # Warm up (first numpy calls, memory arenas) so the first figure is fair.
+    Engine(GameConfig.square(15, 5), EngineOptions(), seed=seed).search(Board(GameConfig.square(15, 5)),
+                                                                        Limits(nodes=300))
+    for pos in positions():
+        board = pos.board()
+        engine = Engine(pos.config, EngineOptions(), seed=seed)
+        limits = Limits.movetime(movetime) if movetime is not None else Limits(nodes=nodes)
+        started = time.perf_counter()
+        res = engine.search(board, limits)
+        elapsed = max(time.perf_counter() - started, 1e-9)
+        total_nodes += res.nodes
+        total_playouts += res.playouts
+        total_time += elapsed
+        checksum = zlib.crc32(f"{pos.config.label}:{res.move}:{res.nodes}:{res.playouts}".encode(), checksum)
+        row = {
+            "board": pos.config.label,
+            "position": pos.name,
+            "stones": board.stone_count,
+            "move": list(pos.config.xy(res.move)),
+            "value": round(res.value, 4),
+            "nodes": res.nodes,
+            "playouts": res.playouts,
+            "depth": res.depth,
+            "seconds": round(elapsed, 4),
+            "playouts_per_s": round(res.playouts / elapsed),
+            "nodes_per_s": round(res.nodes / elapsed),
+            "proven": res.proven,
+        }
+        if as_json:
+            out.write(json.dumps(row) + "\n")
+        else:
+            x, y = row["move"]
+            out.write(
+                f"{row['board']:<18} {pos.name:<7} stones {row['stones']:>3}  move {x},{y}  "
+                f"nodes {res.nodes:>7}  playouts {res.playouts:>8}  "
+                f"{row['nodes_per_s']:>7} nodes/s  {row['playouts_per_s']:>8} playouts/s\n"
+            )
+    totals = {"nodes": total_nodes, "playouts": total_playouts, "seconds": total_time,
+              "signature": f"{checksum:08x}"}
+    return totals
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the process exit status."""
+    ns = _parse(sys.argv[1:] if argv is None else argv)
+    out = sys.stdout
+    try:
+        totals = run(ns.nodes, ns.movetime, ns.seed, ns.json, out)
+        if not ns.json:
+            secs = max(totals["seconds"], 1e-9)
+            out.write("=" * 40 + "\n")
+            out.write(f"Total time (s) : {secs:.3f}\n")
+            out.write(f"Nodes searched : {totals['nodes']}\n")
+            out.write(f"Playouts       : {totals['playouts']}\n")
+            out.write(f"Nodes/second   : {round(totals['nodes'] / secs)}\n")
+            out.write(f"Playouts/second: {round(totals['playouts'] / secs)}\n")
+            out.write(f"Signature      : {totals['signature']}\n")
+        out.flush()
+    except BrokenPipeError:
+        # The reader went away (e.g. piped into ``head``): not an error of ours.
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
