@@ -16,7 +16,8 @@ class EngineOptions:
     - ``mode``: ``"uct"`` is the plain searcher (UCT + MCTS-Solver + the cheap
       built-in knowledge: immediate win, forced block, moves near stones);
       ``"guided"`` additionally consults ``knowledge`` whenever a node's
-      moves are listed (its first expansion).
+      moves are listed (its first expansion); without an explicit
+      ``knowledge`` it uses :class:`engine.threats.ThreatKnowledge`.
     - ``exploration``: the UCT constant ``c`` in ``q + c * sqrt(ln N / n)``
       (values are in [0, 1]; ``n`` counts playouts).
     - ``widening``: ``0`` is plain UCT (every move is tried once before any is
@@ -50,7 +51,11 @@ class EngineOptions:
         if self.mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {self.mode!r}")
         if self.mode == "guided" and self.knowledge is None:
-            raise ValueError('mode "guided" needs a knowledge module')
+            # The threat module is the default knowledge of guided mode; imported here so
+            # plain "uct" searches never pay for it.
+            from .threats import ThreatKnowledge
+
+            object.__setattr__(self, "knowledge", ThreatKnowledge())
         if not self.exploration >= 0:
             raise ValueError(f"exploration must be >= 0, got {self.exploration!r}")
         if not self.widening >= 0:

@@ -13,6 +13,8 @@ import sys
 
 from protocol.loop import BrainLoop, process_start_time
 
+DEFAULT_MODE = "guided"
+
 EPILOG = """\
 The brain speaks the Gomocup protocol (START, BEGIN, TURN, BOARD, INFO, END, ...)
 on stdin/stdout.  Managers may send `INFO win_length K` to change the win length;
@@ -82,7 +84,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--turn-ms", type=_non_negative, default=None, metavar="MS",
                    help="time per move when the manager sends no time limit "
                         "(default 5000, or none with --max-playouts/--max-nodes)")
-    p.add_argument("--mode", default=None, help="search mode, passed to the engine (e.g. uct)")
+    p.add_argument(
+        "--mode",
+        default=None,
+        help="search mode: guided (threat knowledge + MCTS, the default) or uct (plain UCT)",
+    )
     p.add_argument("--engine-option", type=_option, action="append", default=[], metavar="KEY=VALUE",
                    help="any other engine option (repeatable)")
     p.add_argument("--quick", action="store_true", help="no search: instant win/block/centre moves (testing)")
@@ -116,12 +122,13 @@ def main(argv: list[str] | None = None) -> int:
     from protocol.thinker import EngineFactory
 
     overrides = dict(args.engine_option)
-    if args.mode is not None:
-        overrides["mode"] = args.mode
+    # Guided search (threat knowledge) is the brain's default: it beat plain UCT at equal
+    # time (README, "Strength").  The library default stays the plain searcher.
+    overrides["mode"] = args.mode if args.mode is not None else DEFAULT_MODE
     factory = None
     if not args.quick:
         factory = EngineFactory(overrides, seed=args.seed)
-        if overrides:
+        if args.mode is not None or args.engine_option:
             try:
                 factory.check()  # fail at start-up, not mid-game, on a misspelt option
             except (ValueError, ImportError) as exc:

@@ -63,6 +63,9 @@ class EngineFactory:
         def load() -> None:
             try:
                 import engine.api  # noqa: F401
+
+                if self.overrides.get("mode") == "guided":
+                    import engine.threats  # noqa: F401  (guided mode's knowledge)
             except Exception:  # noqa: BLE001 - reported when the engine is first built
                 pass
             finally:

@@ -224,9 +224,14 @@ def test_options_validation():
     with pytest.raises(ValueError):
         EngineOptions(mode="alphabeta")
     with pytest.raises(ValueError):
-        EngineOptions(mode="guided")
-    with pytest.raises(ValueError):
         EngineOptions(exploration=-1)
+
+
+def test_guided_mode_defaults_to_threat_knowledge():
+    from engine.threats import ThreatKnowledge
+
+    assert isinstance(EngineOptions(mode="guided").knowledge, ThreatKnowledge)
+    assert EngineOptions(mode="uct").knowledge is None
 
 
 def test_first_player_not_to_move_first():
