@@ -5,13 +5,17 @@ signature (total nodes and playouts, and a checksum of the chosen moves), as
 Stockfish's ``bench`` does: the same code gives the same signature on any
 machine, so a changed signature means the search itself changed.
 
-Run it as ``python -m engine.bench [--nodes N] [--movetime MS] [--json]``.
+Run it as ``python -m engine.bench [--nodes N] [--movetime MS] [--json] [--mode M]``;
+``--startup`` instead times ``import engine`` plus building an empty 15x15
+search in fresh interpreters.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
+import subprocess
 import sys
 import time
 import zlib
@@ -70,6 +74,10 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
                     help="milliseconds per position instead of a node budget (not deterministic)")
     ap.add_argument("--json", action="store_true", help="one JSON object per position")
     ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--mode", choices=("uct", "guided"), default="uct",
+                    help="search mode (default uct, the plain searcher)")
+    ap.add_argument("--startup", action="store_true",
+                    help="time import + building an empty 15x15 search in fresh interpreters")
     ns = ap.parse_args(list(argv))
     if ns.nodes < 1:
         ap.error("--nodes must be >= 1")
@@ -78,17 +86,43 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
     return ns
 
 
-def run(nodes: int, movetime: float | None, seed: int, as_json: bool, out: TextIO) -> dict:
+# Timed inside a fresh interpreter: from before ``import engine`` to a ready empty-board search.
+_STARTUP_PROBE = """
+import time
+t0 = time.perf_counter()
+import engine.api
+from engine.limits import Limits
+from engine.rules import Board, GameConfig
+cfg = GameConfig.square(15, 5)
+e = engine.api.Engine(cfg, seed=1)
+e.search(Board(cfg), Limits(nodes=1))
+print(time.perf_counter() - t0)
+"""
+
+
+def startup_seconds(runs: int = 5) -> list[float]:
+    """Seconds from ``import engine`` to a finished 1-node empty 15x15 search, per fresh process."""
+    out = []
+    for _ in range(runs):
+        done = subprocess.run([sys.executable, "-c", _STARTUP_PROBE], capture_output=True, text=True,
+                              timeout=60, check=True)
+        out.append(float(done.stdout.strip()))
+    return out
+
+
+def run(nodes: int, movetime: float | None, seed: int, as_json: bool, out: TextIO,
+        mode: str = "uct") -> dict:
     """Search every bench position; write one line per position; return totals."""
     total_nodes = total_playouts = 0
     total_time = 0.0
     checksum = 0
     # Warm up (first numpy calls, memory arenas) so the first figure is fair.
-    Engine(GameConfig.square(15, 5), EngineOptions(), seed=seed).search(Board(GameConfig.square(15, 5)),
+    options = EngineOptions(mode=mode)
+    Engine(GameConfig.square(15, 5), options, seed=seed).search(Board(GameConfig.square(15, 5)),
                                                                         Limits(nodes=300))
     for pos in positions():
         board = pos.board()
-        engine = Engine(pos.config, EngineOptions(), seed=seed)
+        engine = Engine(pos.config, options, seed=seed)
         limits = Limits.movetime(movetime) if movetime is not None else Limits(nodes=nodes)
         started = time.perf_counter()
         res = engine.search(board, limits)
@@ -130,7 +164,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ns = _parse(sys.argv[1:] if argv is None else argv)
     out = sys.stdout
     try:
-        totals = run(ns.nodes, ns.movetime, ns.seed, ns.json, out)
+        if ns.startup:
+            times = startup_seconds()
+            row = {"startup_median_s": round(statistics.median(times), 4), "startup_max_s": round(max(times), 4),
+                   "runs": len(times)}
+            out.write((json.dumps(row) if ns.json else
+                       f"import engine + empty 15x15 search: median {row['startup_median_s']:.3f} s, "
+                       f"max {row['startup_max_s']:.3f} s over {len(times)} fresh processes") + "\n")
+            return 0
+        totals = run(ns.nodes, ns.movetime, ns.seed, ns.json, out, ns.mode)
         if not ns.json:
             secs = max(totals["seconds"], 1e-9)
             out.write("=" * 40 + "\n")

@@ -55,3 +55,21 @@ def test_module_entry_point_runs():
                           text=True, timeout=120)
     assert proc.returncode == 0
     assert "Nodes searched" in proc.stdout and "Signature" in proc.stdout
+
+
+def test_guided_mode_is_benchmarked_separately_and_deterministically():
+    uct = run_bench("--nodes", "40")
+    guided_a = run_bench("--nodes", "40", "--mode", "guided")
+    guided_b = run_bench("--nodes", "40", "--mode", "guided")
+
+    def signature(text):
+        return [line for line in text.splitlines() if line.startswith("Signature")]
+
+    assert signature(guided_a) == signature(guided_b)
+    assert signature(guided_a) != signature(uct)
+
+
+def test_startup_probe_reports_a_fresh_interpreter_time():
+    row = json.loads(run_bench("--startup", "--json"))
+    assert row["runs"] == 5
+    assert 0 < row["startup_median_s"] <= row["startup_max_s"] < 30
