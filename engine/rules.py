@@ -325,6 +325,33 @@ class Board:
         self._empty_count += 1
         self.winner = None
 
+    def place(self, move: int, player: int) -> None:
+        """Put a stone of ``player`` on an empty cell, with no win test and no change of turn.
+
+        For setting up positions (``from_stones``, protocol BOARD blocks); the move is
+        appended to ``history`` so it can be taken back.
+        """
+        cfg = self.config
+        if player not in (1, 2):
+            raise ValueError(f"player must be 1 or 2, got {player!r}")
+        cell = cfg.padded(move)
+        if not 0 <= move < cfg.area or self.cells[cell] != EMPTY:
+            raise ValueError("a stone can only be placed on an empty on-board cell")
+        self.cells[cell] = int(player)
+        self.history.append(move)
+        self._empty_count -= 1
+
+    def block(self, move: int) -> None:
+        """Make an empty cell unplayable and line-breaking, like the board edge.
+
+        Used for BOARD field 3 (a stone of an already-finished line in continuous games).
+        """
+        cfg = self.config
+        if not 0 <= move < cfg.area or self.cells[cfg.padded(move)] != EMPTY:
+            raise ValueError("only an empty on-board cell can be blocked")
+        self.cells[cfg.padded(move)] = BORDER
+        self._empty_count -= 1
+
     def copy(self) -> "Board":
         b = Board.__new__(Board)
         b.config = self.config
@@ -383,12 +410,9 @@ class Board:
             if p not in (1, 2):
                 raise ValueError(f"stone at {x},{y}: player must be 1 or 2, got {p!r}")
             move = config.move(x, y)
-            cell = config.padded(move)
-            if board.cells[cell] != EMPTY:
+            if board.cells[config.padded(move)] != EMPTY:
                 raise ValueError(f"two stones on {x},{y}")
-            board.cells[cell] = int(p)
-            board.history.append(move)
-            board._empty_count -= 1
+            board.place(move, p)
             counts[Player(p)] += 1
         a, b = counts[Player.FIRST], counts[Player.SECOND]
         if to_move is None:

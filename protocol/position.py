@@ -2,10 +2,9 @@
 
 A BOARD field of 3 marks a stone of a finished winning line in continuous
 games (Gomocup rule bit 2).  It belongs to nobody and cannot be played on, so
-it is stored as a blocked cell with the same value as the board's sentinel
-border (:data:`engine.rules.BORDER`): lines stop at it exactly as at the edge.
-``Board`` has no public call for that, so :func:`make_board` sets the cell
-directly; that is the only place outside ``engine.rules`` touching its fields.
+it is stored as a blocked cell (``Board.block``) with the same value as the
+board's sentinel border (:data:`engine.rules.BORDER`): lines stop at it exactly
+as at the edge.
 """
 
 from __future__ import annotations
@@ -35,15 +34,13 @@ def make_board(
         if move in seen:
             raise ValueError(f"two stones on {x},{y}")
         seen.add(move)
-        board.cells[config.padded(move)] = int(p)
-        board.history.append(move)
+        board.place(move, int(p))
     for x, y in blocked:
         move = config.move(x, y)
         if move in seen:
             raise ValueError(f"two stones on {x},{y}")
         seen.add(move)
-        board.cells[config.padded(move)] = BORDER
-    board._empty_count = config.area - len(seen)  # noqa: SLF001 - see module docstring
+        board.block(move)
     winner = board.scan_winner()
     if winner is not None:
         raise ValueError(f"the game is already over: {winner.name} has a line")

@@ -307,3 +307,24 @@ def test_remove_arbitrary_stone_and_render():
     assert len(lines) == cfg.height + 1
     assert lines[2].split()[1:] == [".", "O", ".", ".", "."]
     assert b.to_array().shape == (4, 5)
+
+
+def test_place_and_block_for_position_setup():
+    cfg = GameConfig(7, 7, 4)
+    b = Board(cfg)
+    b.place(cfg.move(1, 1), 2)
+    assert b.at(1, 1) == 2 and b.to_move is Player.FIRST and b.stone_count == 1
+    with pytest.raises(ValueError):
+        b.place(cfg.move(1, 1), 1)
+    with pytest.raises(ValueError):
+        b.place(cfg.move(2, 2), 3)
+    # A blocked cell breaks lines like the edge and cannot be played.
+    b.block(cfg.move(3, 0))
+    assert not b.is_empty(cfg.move(3, 0)) and b.empty_count == 47
+    for x in (0, 1, 2):
+        b.place(cfg.move(x, 0), 1)
+    assert not b.wins_if_played(cfg.move(4, 0), Player.FIRST)
+    with pytest.raises(ValueError):
+        b.play(cfg.move(3, 0))
+    with pytest.raises(ValueError):
+        b.block(cfg.move(3, 0))
