@@ -1,0 +1,224 @@
+"""``referee check ENGINE``: a protocol conformance suite for any Gomocup engine.
+
+Runs the checks of :mod:`referee.check_suite` (ABOUT, START/RECTSTART/RESTART,
+INFO, BEGIN/TURN/BOARD, ERROR/UNKNOWN on bad input, CR LF, TAKEBACK, tactics,
+the ``win_length`` extension, the match clock, END/EOF) and prints one line
+per check plus a closing ``N passed, M failed[, S skipped]`` line.  Exit
+status 0 only when no check failed; 2 for bad arguments or an engine that
+cannot be started at all.
+
+Each group of checks starts a fresh engine process; after a failed check the
+next one gets a fresh process too, so a hang or crash costs one check, not
+the rest of the suite.  Every wait has its own deadline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from dataclasses import dataclass
+from typing import Callable, Sequence, TextIO
+
+from referee.check_session import Session
+from referee.check_suite import GROUPS, Ctx, Fail, Options, Skip  # importing registers the checks
+from referee.process import EngineStartError
+
+__all__ = ["CheckResult", "run_checks", "format_result", "summary", "main"]
+
+#: After this many failed checks in a row without a single line from the engine, the rest are not run.
+MUTE_LIMIT = 3
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The outcome of one check: ``status`` is ``"pass"``, ``"fail"`` or ``"skip"``."""
+
+    name: str
+    status: str
+    sent: str
+    got: str
+    expected: str
+    context: tuple[str, ...] = ()
+
+
+def _clip(text: str, n: int = 110) -> str:
+    text = text.replace("\n", " ")
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def format_result(r: CheckResult) -> str:
+    """One report line: status, name, what was sent, what came back, what was expected."""
+    head = f"{r.status.upper():4}  {r.name:<19}"
+    if r.status == "skip":
+        return f"{head} {_clip(r.got, 160)}"
+    parts = [f"sent {_clip(r.sent, 60)!s}" if r.sent else "", f"got {_clip(r.got)}"]
+    if r.status == "fail":
+        parts.append(f"expected {_clip(r.expected)}")
+    return f"{head} " + " | ".join(p for p in parts if p)
+
+
+def run_checks(opts: Options, *, only: Sequence[str] = (),
+               on_result: Callable[[CheckResult], None] | None = None) -> list[CheckResult]:
+    """Run the suite (or the checks whose names start with one of ``only``); results in order.
+
+    Raises :class:`referee.process.EngineStartError` when the engine cannot be started at all.
+    """
+    results: list[CheckResult] = []
+    shared: dict[str, object] = {}
+    first_start = True
+    mute = 0  # consecutive failed checks in which the engine printed nothing at all
+    for group in GROUPS:
+        checks = [c for c in group.checks if not only or any(c.name.startswith(p) for p in only)]
+        sess: Session | None = None
+        try:
+            for chk in checks:
+                if mute >= MUTE_LIMIT:
+                    # A dead-silent engine would cost every remaining check its full deadline.
+                    res = CheckResult(chk.name, "fail", "", f"not run: the engine printed nothing in "
+                                      f"{MUTE_LIMIT} checks in a row", chk.expected)
+                    results.append(res)
+                    if on_result is not None:
+                        on_result(res)
+                    continue
+                if sess is None or sess.broken or not sess.is_alive():
+                    if sess is not None:
+                        sess.close()
+                    sess = Session(opts.argv, send_delay_ms=opts.send_delay_ms, cwd=opts.cwd)
+                    try:
+                        sess.start()
+                    except EngineStartError:
+                        if first_start:
+                            raise
+                        sess = None
+                        results.append(CheckResult(chk.name, "fail", "", "the engine could not be started",
+                                                   chk.expected))
+                        continue
+                    first_start = False
+                ctx = Ctx(opts, sess, shared)
+                try:
+                    got = chk.run(ctx)
+                    res = CheckResult(chk.name, "pass", ctx.key or (ctx.sent[-1] if ctx.sent else ""), got,
+                                      chk.expected)
+                except Skip as exc:
+                    res = CheckResult(chk.name, "skip", "", f"skipped: {exc}", chk.expected)
+                except Fail as exc:
+                    sess.broken = True  # a failed check leaves the engine in an unknown state
+                    res = CheckResult(chk.name, "fail", ctx.sent[-1] if ctx.sent else "", exc.got,
+                                      exc.expected or chk.expected, tuple(sess.context()))
+                except Exception as exc:  # noqa: BLE001 - bad engine output must never crash the suite
+                    sess.broken = True
+                    res = CheckResult(chk.name, "fail", ctx.sent[-1] if ctx.sent else "",
+                                      f"the check could not judge the output ({type(exc).__name__}: {exc})",
+                                      chk.expected, tuple(sess.context()))
+                mute = mute + 1 if res.status == "fail" and sess.received == 0 else 0
+                results.append(res)
+                if on_result is not None:
+                    on_result(res)
+        finally:
+            if sess is not None:
+                sess.close()
+    return results
+
+
+def summary(results: Sequence[CheckResult]) -> str:
+    """``N passed, M failed`` (``, S skipped`` when any)."""
+    p = sum(r.status == "pass" for r in results)
+    f = sum(r.status == "fail" for r in results)
+    s = sum(r.status == "skip" for r in results)
+    return f"{p} passed, {f} failed" + (f", {s} skipped" if s else "")
+
+
+def _positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {v}")
+    return v
+
+
+def _size(text: str) -> tuple[int, int]:
+    t = text.lower().strip()
+    try:
+        w, h = (t.split("x", 1) if "x" in t else (t, t))
+        return _positive(w), _positive(h)
+    except (ValueError, argparse.ArgumentTypeError):
+        raise argparse.ArgumentTypeError(f"size must be N or WxH, got {text!r}") from None
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="referee check",
+        description="Protocol conformance checks for a Gomocup engine: one line per check, "
+                    "exit status 0 only when none failed.")
+    p.add_argument("engine", help="engine command line as one string (split like a shell, run without one)")
+    p.add_argument("--size", type=_size, default=(15, 15), help="board size N or WxH (default 15)")
+    p.add_argument("--win-length", type=_positive, default=5, metavar="K",
+                   help="win length for the tactics checks (default 5; other values need INFO win_length)")
+    p.add_argument("--turn-ms", type=_positive, default=500, help="INFO timeout_turn sent (default 500)")
+    p.add_argument("--tolerance-ms", type=int, default=1000,
+                   help="grace over timeout_turn before a move is late (default 1000, like Piskvork)")
+    p.add_argument("--start-ms", type=_positive, default=5000, help="wait for START/ABOUT answers (default 5000)")
+    p.add_argument("--quiet-ms", type=_positive, default=300,
+                   help="how long 'no reply' is watched for after INFO lines (default 300)")
+    p.add_argument("--exit-ms", type=_positive, default=1000, help="END/EOF must exit within this (default 1000)")
+    p.add_argument("--send-delay-ms", type=float, default=0,
+                   help="min delay between the engine's output and our next command (Rapfi: ~30)")
+    p.add_argument("--only", action="append", default=[], metavar="NAME",
+                   help="run only checks whose name starts with NAME (repeatable)")
+    p.add_argument("--list", action="store_true", help="list the checks and what each expects, then exit")
+    p.add_argument("-v", "--verbose", action="store_true", help="print the last lines exchanged under each failure")
+    return p
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Entry point of ``referee check``."""
+    out = out or sys.stdout
+    p = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--list" in argv:
+        for g in GROUPS:
+            for c in g.checks:
+                out.write(f"{c.name:<19} [{g.name}] {c.expected}\n")
+        return 0
+    args = p.parse_args(argv)
+    if args.tolerance_ms < 0 or args.send_delay_ms < 0:
+        p.error("--tolerance-ms and --send-delay-ms must be >= 0")
+    w, h = args.size
+    if not (5 <= w <= 64 and 5 <= h <= 64):
+        p.error("--size must be within 5..64")
+    if args.win_length < 2 or args.win_length > max(w, h):
+        p.error(f"--win-length must be within 2..{max(w, h)}")
+    try:
+        engine_argv = shlex.split(args.engine)
+    except ValueError as exc:
+        p.error(f"engine {args.engine!r}: {exc}")
+    if not engine_argv:
+        p.error("empty engine command line")
+    opts = Options(argv=engine_argv, width=w, height=h, win_length=args.win_length, turn_ms=args.turn_ms,
+                   tolerance_ms=args.tolerance_ms, start_ms=args.start_ms, quiet_ms=args.quiet_ms,
+                   exit_ms=args.exit_ms, send_delay_ms=args.send_delay_ms)
+
+    def show(r: CheckResult) -> None:
+        out.write(format_result(r) + "\n")
+        if args.verbose and r.status == "fail":
+            for ln in r.context[-10:]:
+                out.write(f"        {_clip(ln, 150)}\n")
+        out.flush()
+
+    try:
+        results = run_checks(opts, only=args.only, on_result=show)
+    except EngineStartError as exc:
+        print(f"referee check: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("referee check: interrupted", file=sys.stderr)
+        return 130
+    out.write(summary(results) + "\n")
+    return 0 if results and all(r.status != "fail" for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,32 @@
+"""Our own brain (``python -m protocol``) replayed through the transcripts in ``tests/transcripts``.
+
+The same files work against any Gomocup engine: ``referee script tests/transcripts/X.txt ENGINE``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.script import Expect, parse_script, run_script
+
+TRANSCRIPTS = sorted((Path(__file__).parent / "transcripts").glob("*.txt"))
+BRAIN = [sys.executable, "-m", "protocol"]
+ROOT = str(Path(__file__).resolve().parent.parent)
+
+
+def test_the_transcripts_are_there():
+    names = {p.stem for p in TRANSCRIPTS}
+    assert {"full_game", "bad_input", "takeback_restart", "win_length", "crlf_end"} <= names
+
+
+@pytest.mark.parametrize("path", TRANSCRIPTS, ids=lambda p: p.stem)
+def test_transcript(path):
+    steps = parse_script(path.read_text(), str(path))
+    # a generous default wait: 2 cores shared with other test runs
+    res = run_script(steps, BRAIN, default_timeout_ms=15000, cwd=ROOT)
+    context = "\n".join(res.context)
+    assert res.ok, f"{path.name}:{res.failure}\n{context}"
+    assert res.held == sum(isinstance(s, Expect) for s in steps)
