@@ -12,7 +12,7 @@ from engine.api import Engine, EngineOptions, best_move
 from engine.limits import Limits, SearchInfo, SearchResult
 from engine.rules import Board, GameConfig, Player, Rule
 
-TACTICS = Path("/work/shared/positions/tactics.txt")
+from shared_positions import TACTICS
 
 
 def load_tactics(kinds: tuple[str, ...]):

@@ -663,7 +663,7 @@ def test_quick_thinker_wins_and_blocks():
 
 # With the real engine ------------------------------------------------------------------
 
-TACTICS = "/work/shared/positions/tactics.txt"
+from shared_positions import TACTICS
 
 
 def _puzzles(kinds: tuple[str, ...]) -> list[tuple[str, int, int, int, int, list, list]]:

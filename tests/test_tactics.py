@@ -11,7 +11,7 @@ import pytest
 from engine import threats
 from engine.rules import Board, GameConfig, Rule
 
-TACTICS = Path(__file__).resolve().parents[2] / "shared" / "positions" / "tactics.txt"
+from shared_positions import TACTICS
 TIME_LIMIT = 0.5  # seconds per position, as the README's reference engines had
 
 
