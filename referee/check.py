@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass
 from typing import Callable, Sequence, TextIO
 
-from referee.check_session import Session
+from referee.check_session import Session, silence_stdout
 from referee.check_suite import GROUPS, Ctx, Fail, Options, Skip  # importing registers the checks
 from referee.process import EngineStartError
 
@@ -210,14 +210,19 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
 
     try:
         results = run_checks(opts, only=args.only, on_result=show)
+        out.write(summary(results) + "\n")
+        out.flush()
     except EngineStartError as exc:
         print(f"referee check: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("referee check: interrupted", file=sys.stderr)
         return 130
-    out.write(summary(results) + "\n")
+    except BrokenPipeError:  # e.g. "| head": the engines are closed already; stop quietly
+        silence_stdout()
+        return 1
     return 0 if results and all(r.status != "fail" for r in results) else 1
+
 
 
 if __name__ == "__main__":

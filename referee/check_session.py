@@ -13,6 +13,8 @@ says what happened.
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -21,7 +23,7 @@ from typing import Sequence
 from referee.process import EngineError, EngineExited, EngineProcess, is_info_line
 from referee.wire import parse_move
 
-__all__ = ["Session", "Cells", "Wait", "HISTORY_LINES"]
+__all__ = ["Session", "Cells", "Wait", "HISTORY_LINES", "silence_stdout"]
 
 #: How many sent/received lines a session remembers for error context.
 HISTORY_LINES = 40
@@ -259,3 +261,13 @@ class Cells:
         if best is None:
             raise ValueError("the board is full")
         return best[1]
+
+
+def silence_stdout() -> None:
+    """Point stdout at /dev/null after a broken pipe (``referee check ... | head``), so that
+    Python's final flush does not report it again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

@@ -101,6 +101,7 @@ def c_start_bad(ctx: Ctx) -> str:
 
 @check("start", "start-malformed", "START abc: one ERROR line (no loop, no crash), then START <size> works")
 def c_start_malformed(ctx: Ctx) -> str:
+    ctx.key = "START abc"
     word = _start_answer(ctx, "START abc", ("ERROR",))
     ctx.new_game()
     mv = ctx.move("BEGIN")

@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Sequence, TextIO
 
-from referee.check_session import Cells, Session
+from referee.check_session import Cells, Session, silence_stdout
 from referee.check_context import about_form_ok
 from referee.process import EngineStartError
 
@@ -373,6 +373,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ScriptError as exc:
         print(f"referee script: {exc}", file=sys.stderr)
         return 2
+    try:
+        return _replay(args, steps, engine_argv)
+    except BrokenPipeError:  # e.g. "| head": the engine is closed already; stop quietly
+        silence_stdout()
+        return 1
+
+
+def _replay(args: argparse.Namespace, steps: list[Step], engine_argv: list[str]) -> int:
+    """Run the transcript and print the verdict; the exit status of `referee script`."""
     try:
         res = run_script(steps, engine_argv, send_delay_ms=args.send_delay_ms,
                          default_timeout_ms=args.timeout_ms, echo=sys.stdout if args.verbose else None)
