@@ -98,39 +98,17 @@ class Session:
         for ln in lines:
             self._note(">", ln)
         try:
-            if self.crlf:
-                self._send_crlf(lines)
-            else:
-                self.proc.send_many(list(lines))
+            self.proc.send_many(list(lines), eol="\r\n" if self.crlf else "\n")
             return True
         except (EngineError, OSError):
             self.broken = True
             return False
 
-    def _send_crlf(self, lines: Sequence[str]) -> None:
-        # EngineProcess.send strips "\r" from what it is given, and it has no
-        # public way to choose the line end, so the CR LF check writes the
-        # bytes itself, honouring the same send delay.  (Requested upstream:
-        # an ``eol`` parameter on EngineProcess.send/send_many.)
-        proc = self.proc
-        if proc.send_delay_s > 0 and proc.last_line_time:
-            wait = proc.last_line_time + proc.send_delay_s - time.monotonic()
-            if wait > 0:
-                time.sleep(wait)
-        data = "".join(ln.rstrip("\r\n") + "\r\n" for ln in lines).encode("utf-8", errors="replace")
-        proc._write_raw(data, time.monotonic() + proc.write_timeout_s)  # noqa: SLF001 (see above)
-
     def close_stdin(self) -> bool:
         """Close the engine's stdin (EOF).  False when that was not possible."""
         self._note(">", "<EOF>")
-        closer = getattr(self.proc, "close_stdin", None)
         try:
-            if closer is not None:
-                closer()
-            else:
-                # No public API for this in EngineProcess yet (requested upstream).
-                stream = self.proc._proc.stdin  # noqa: SLF001
-                stream.close()
+            self.proc.close_stdin()
             self._stdin_closed = True
             return True
         except (OSError, AttributeError, EngineError):

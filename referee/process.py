@@ -34,6 +34,7 @@ no lock).
 from __future__ import annotations
 
 import errno
+from collections import deque
 import os
 import selectors
 import signal
@@ -144,7 +145,7 @@ class EngineProcess:
         self._proc: subprocess.Popen | None = None
         self._sel: selectors.BaseSelector | None = None
         self._buf = bytearray()
-        self._lines: list[bytes] = []
+        self._lines: deque[bytes] = deque()  # a flooding engine must not make reads quadratic
         self._eof = False
         self._closed = False
         self._exit_status: int | None = None
@@ -239,6 +240,14 @@ class EngineProcess:
                 except (OSError, ValueError):
                     pass
 
+    def close_stdin(self) -> None:
+        """Close the engine's stdin (it reads EOF); the process is left to exit by itself."""
+        self._require_started()
+        assert self._proc is not None
+        if self._proc.stdin is not None and not self._proc.stdin.closed:
+            self._log(">", "<EOF>")
+            self._proc.stdin.close()
+
     def kill(self) -> None:
         """Kill the engine's process group at once (no ``END``), then reap.  Idempotent."""
         self.close(grace_s=0.0, send_end=False)
@@ -252,8 +261,8 @@ class EngineProcess:
         self.close()
 
     # Output ---------------------------------------------------------------------
-    def send(self, line: str) -> None:
-        """Send one command line (a newline is appended).
+    def send(self, line: str, eol: str = "\n") -> None:
+        """Send one command line (``eol`` is appended: LF, or ``"\r\n"`` as Piskvork sends).
 
         Waits first so that at least ``send_delay_ms`` separate the engine's
         last output line from this command.  Raises :class:`EngineExited` when
@@ -264,12 +273,12 @@ class EngineProcess:
             wait = self.last_line_time + self.send_delay_s - time.monotonic()
             if wait > 0:
                 time.sleep(wait)
-        data = (line.rstrip("\r\n") + "\n").encode("utf-8", errors="replace")
+        data = (line.rstrip("\r\n") + eol).encode("utf-8", errors="replace")
         self._log(">", line.rstrip("\r\n"))
         self._write_raw(data, time.monotonic() + self.write_timeout_s)
 
-    def send_many(self, lines: Sequence[str]) -> None:
-        """Send several command lines in one write (e.g. a ``BOARD`` block)."""
+    def send_many(self, lines: Sequence[str], eol: str = "\n") -> None:
+        """Send several command lines in one write (e.g. a ``BOARD`` block), each ended by ``eol``."""
         self._require_started()
         if not lines:
             return
@@ -279,7 +288,7 @@ class EngineProcess:
                 time.sleep(wait)
         for ln in lines:
             self._log(">", ln)
-        data = "".join(ln.rstrip("\r\n") + "\n" for ln in lines).encode("utf-8", errors="replace")
+        data = "".join(ln.rstrip("\r\n") + eol for ln in lines).encode("utf-8", errors="replace")
         self._write_raw(data, time.monotonic() + self.write_timeout_s)
 
     # Input ----------------------------------------------------------------------
@@ -355,7 +364,7 @@ class EngineProcess:
                 pass  # a broken log must never break a game
 
     def _take_line(self) -> str:
-        raw = self._lines.pop(0)
+        raw = self._lines.popleft()
         text = raw.decode("utf-8", errors="replace").rstrip("\r\n")
         self._log("<", text)
         return text
@@ -404,7 +413,7 @@ class EngineProcess:
 
     def _write_raw(self, data: bytes, deadline: float) -> None:
         proc = self._proc
-        if proc is None or proc.stdin is None or self._closed and data != b"END\n":
+        if proc is None or proc.stdin is None or proc.stdin.closed or self._closed and data != b"END\n":
             raise EngineExited(f"{self.name} is not running", self.returncode)
         fd = proc.stdin.fileno()
         view = memoryview(data)

@@ -208,3 +208,24 @@ def test_kill_from_another_thread_wakes_a_blocked_reader():
     assert time.monotonic() - t < 3
     killer.join(5)  # the reader may wake as soon as close() begins, before the reaping is done
     assert not running(eng.pid)
+
+
+def test_line_ends_and_closing_stdin():
+    """CR LF can be sent on request; closing stdin gives the engine EOF, and close() still never raises."""
+    echo = "import sys\nfor raw in sys.stdin.buffer:\n    print(repr(raw), flush=True)\nprint('eof', flush=True)"
+    eng = EngineProcess(script(echo), name="echo")
+    eng.start()
+    try:
+        eng.send("ABOUT", eol="\r\n")
+        assert eng.read_line(time.monotonic() + 10) == repr(b"ABOUT\r\n")
+        eng.send_many(["BOARD", "DONE"])
+        assert eng.read_line(time.monotonic() + 10) == repr(b"BOARD\n")
+        assert eng.read_line(time.monotonic() + 10) == repr(b"DONE\n")
+        eng.close_stdin()
+        assert eng.read_line(time.monotonic() + 10) == "eof"
+        with pytest.raises(EngineExited):
+            eng.send("TURN 1,1")
+    finally:
+        eng.close()
+        eng.close()
+    assert not eng.is_alive()
