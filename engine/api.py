@@ -18,7 +18,9 @@ import numpy as np
 from .limits import Limits, SearchInfo, SearchResult
 from .mcts import Searcher
 from .options import EngineOptions
+from .roottactics import plan_root
 from .rules import Board, GameConfig
+from .threats import ThreatKnowledge
 
 __all__ = ["Engine", "EngineOptions", "best_move"]
 
@@ -44,6 +46,11 @@ class Engine:
         self.options = options
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         self._searcher = Searcher(config, options, self.rng)
+        # Root threat search: guided mode with the threat module as its knowledge only
+        # (a custom knowledge hook is left to decide alone).
+        self._root_threats = (
+            options.mode == "guided" and options.root_threats and isinstance(options.knowledge, ThreatKnowledge)
+        )
         #: True when the last search continued the previous search's tree.
         self.reused = False
 
@@ -67,6 +74,12 @@ class Engine:
         A proven win is returned at once.  ``on_info`` is called a few times a
         second and once at the end.  Raises ``ValueError`` when the game is
         over (no legal move) and when ``board`` is for another configuration.
+
+        In guided mode with the default threat knowledge, a threat search at
+        the root comes first (:mod:`engine.roottactics`, a share of the time
+        set by ``EngineOptions.root_share``): a VCF or VCT found is played at
+        once (``reason`` ``"vcf"``/``"vct"``), and root moves after which the
+        opponent has a VCT are dropped before the tree search.
         """
         started = time.monotonic()
         if board.config != self.config:
@@ -74,7 +87,31 @@ class Engine:
         if board.is_over:
             raise ValueError("the game is over: no legal move")
         self.reused = self._searcher.set_root(board)
+        if self._root_threats:
+            won = self._root_tactics(board, limits, started)
+            if won is not None:
+                if on_info is not None:
+                    on_info(SearchInfo(playouts=0, nodes=0, depth=0, value=1.0, pv=list(won.pv), elapsed=won.elapsed))
+                return won
         return self._searcher.search(limits, stop=stop, on_info=on_info, started=started)
+
+    def _root_tactics(self, board: Board, limits: Limits, started: float) -> SearchResult | None:
+        """Run :func:`engine.roottactics.plan_root` on an unproven root; return a
+        result when it found a forced win, else prune the root and return None."""
+        searcher = self._searcher
+        root = searcher.root
+        if root is None or root.proven or root.threats:
+            return None  # decided already, or the tree's exact knowledge forces the block
+        work = board.copy()  # the solvers set and clear stones in place; the caller's board stays untouched
+        plan = plan_root(work, searcher.root_moves(), limits.deadline, self.options.root_share)
+        if plan.move is not None:
+            return SearchResult(
+                move=plan.move, visits=0, value=1.0, pv=list(plan.line), elapsed=time.monotonic() - started,
+                proven="win", reason=plan.reason,
+            )
+        if plan.losing:
+            searcher.drop_root_moves(plan.losing)
+        return None
 
 
 def best_move(

@@ -17,7 +17,10 @@ spreads them -- and evaluates them all in one vectorised rollout batch of
 is small and shrunk near a deadline (from the measured cost per leaf), so a
 deadline is overrun by far less than 10 ms.  Untried moves are tried first,
 in order; then UCT: ``q + c * sqrt(ln N / n)`` (scores kept per move and
-refreshed in full when ``N`` has grown by 10 %).
+refreshed in full when ``N`` has grown by 10 %).  In guided mode the
+knowledge module's priors also give each move a progressive bias
+``b * p * R / (n + R)`` that fades as the move gets playouts
+(``EngineOptions.prior_bias``; ``R`` playouts per leaf).
 
 Nodes carry the cheap exact knowledge: the cells where the side to move wins
 at once (``wins``) and where the opponent would (``threats``), kept up to
@@ -122,7 +125,7 @@ class Node:
 
     __slots__ = (
         "moves", "mlist", "n", "w", "score", "cref", "tref", "excluded", "children", "next_new", "total",
-        "proven", "plies", "wins", "threats", "near1", "near", "complete", "size",
+        "proven", "plies", "wins", "threats", "near1", "near", "complete", "size", "prior",
     )
 
     def __init__(self, wins: tuple[int, ...], threats: tuple[int, ...], near1: int, near: int) -> None:
@@ -150,6 +153,9 @@ class Node:
         self.near = near  # bitset: cells within the candidate radius of a stone
         self.complete = True  # do the moves cover every empty cell?
         self.size = 1  # nodes in the subtree rooted here (for the memory cap after reuse)
+        # Progressive bias per move (guided mode with priors): bias[i] * R / (n[i] + R)
+        # is added to the move's UCT score, so it fades as the move gets playouts.
+        self.prior: np.ndarray | None = None
 
     def set_moves(self, moves) -> None:
         k = len(moves)
@@ -164,6 +170,7 @@ class Node:
         self.excluded = []
         self.children = [None] * k
         self.next_new = 0
+        self.prior = None
 
 
 def line_wins(config: GameConfig, cells: list[int], c: int, p: int, d: int) -> bool:
@@ -216,6 +223,8 @@ class Searcher:
         self.per_batch = options.leaves_per_batch or (48 if big else 16)
         self.knowledge: MoveKnowledge | None = options.knowledge if options.mode == "guided" else None
         self.knowledge_errors = 0  # exceptions raised by the knowledge module (then ignored)
+        self.bias = options.prior_bias if self.knowledge is not None else 0.0
+        self._prior: np.ndarray | None = None  # priors of the node being expanded (see _consult)
         self.root: Node | None = None
         self.root_arr: np.ndarray | None = None  # compact cells of the root position
         self.root_to_move = 1
@@ -248,6 +257,49 @@ class Searcher:
         if self.root.moves is None:
             self._expand(self.root, self._occ0, to_move)
         return reused
+
+    def root_moves(self) -> list[int]:
+        """The root's candidate moves in the tree's order (best-ordered first)."""
+        return list(self.root.mlist) if self.root is not None else []
+
+    def drop_root_moves(self, drop) -> int:
+        """Remove the moves ``drop`` from the root's children (e.g. moves a
+        threat solver proved to lose); returns how many were removed.
+
+        Statistics of the kept children survive; the tried ones are moved to
+        the front so that "untried moves are the tail" still holds.  Nothing
+        is removed from a proven root or when every move would go.  The root
+        is then incomplete: if all kept moves are later proven lost, it is
+        widened to every empty cell before being declared lost.
+        """
+        root = self.root
+        if root is None or root.proven or root.moves is None:
+            return 0
+        drop = set(int(m) for m in drop)
+        old = list(range(len(root.mlist)))
+        keep = [i for i in old if root.mlist[i] not in drop]
+        if not keep or len(keep) == len(old):
+            return 0
+        tried = [i for i in keep if i < root.next_new]
+        order = tried + [i for i in keep if i >= root.next_new]
+        mlist, n, w, children, prior = root.mlist, root.n, root.w, root.children, root.prior
+        root.set_moves([mlist[i] for i in order])
+        if prior is not None:
+            root.prior = prior[order]
+        for j, i in enumerate(order):
+            root.n[j] = n[i]
+            root.w[j] = w[i]
+            root.children[j] = children[i]
+            ch = children[i]
+            if ch is not None and ch.proven:
+                root.excluded.append(j)
+        root.next_new = len(tried)
+        root.total = float(sum(root.n))
+        root.complete = False
+        if tried:
+            # Scores of the tried moves (each has n > 0), as _select keeps them.
+            self._refresh(root, len(tried))
+        return len(old) - len(keep)
 
     def _reuse(self, board: Board, arr: np.ndarray, to_move: int) -> bool:
         old = self.root_arr
@@ -326,9 +378,10 @@ class Searcher:
             node.set_moves(sorted(threats))
         return node
 
-    def _expand(self, node: Node, occ: int, p: int) -> None:
+    def _expand(self, node: Node, occ: int, p: int, depth: int = 0) -> None:
         """List the children of an unproven node; the working cells must hold
-        its position (``p`` to move, occupancy bitset ``occ``)."""
+        its position (``p`` to move, occupancy bitset ``occ``, ``depth`` plies
+        below the root)."""
         t = self.tables
         threats = node.threats
         caro = self.config.rule is Rule.CARO
@@ -353,11 +406,18 @@ class Searcher:
         if caro and threats:
             rest = moves[~np.isin(moves, threats)]
             moves = np.concatenate((np.array(sorted(threats), dtype=np.intp), rest))
-        if self.knowledge is not None:
+        kd = self.options.knowledge_depth
+        self._prior = None
+        if self.knowledge is not None and (not kd or depth <= kd):
+            # Deeper nodes keep the cheap built-in knowledge: the module costs
+            # milliseconds a call and would starve the tree.
             moves = self._consult(node, p, moves, empty_count)
             if node.proven:
                 return
         node.set_moves(moves)
+        if self._prior is not None and len(self._prior) == len(node.mlist):
+            node.prior = self._prior
+        self._prior = None
 
     def _consult(self, node: Node, p: int, moves: np.ndarray, empty_count: int) -> np.ndarray:
         """Ask the knowledge module; return the (possibly reordered) moves."""
@@ -394,7 +454,11 @@ class Searcher:
             except (TypeError, ValueError):
                 return new
             if np.all(np.isfinite(pri)):
-                new = new[np.argsort(-pri, kind="stable")]
+                order = np.argsort(-pri, kind="stable")
+                new = new[order]
+                top = float(pri[order[0]]) if len(order) else 0.0
+                if self.bias > 0 and top > 0:
+                    self._prior = np.clip(pri[order] / top, 0.0, 1.0) * self.bias
         return new
 
     # ------------------------------------------------------------------ search
@@ -451,8 +515,13 @@ class Searcher:
             rows: list[int] = []
             cols: list[int] = []
             vals: list[int] = []
+            # A knowledge module can make one leaf cost milliseconds: then the
+            # deadline is also checked leaf by leaf.
+            watch = limits.deadline if self.knowledge is not None else None
             for _ in range(want):
                 if root.proven or (limits.nodes is not None and nodes >= limits.nodes):
+                    break
+                if watch is not None and leaves and time.monotonic() >= watch:
                     break
                 path, played, p, value, created = self._select(R, cap)
                 leaves += 1
@@ -515,7 +584,7 @@ class Searcher:
             if node.proven:
                 break
             if node.moves is None:
-                self._expand(node, occ, p)
+                self._expand(node, occ, p, len(path))
                 if node.proven:
                     break
             i = node.next_new
@@ -538,11 +607,15 @@ class Searcher:
                 node.next_new = i + 1
                 node.n[i] = R
                 node.score[i] = node.cref * inv_sqrt_r
+                if node.prior is not None:
+                    node.score[i] += 0.5 * node.prior[i]
             else:
                 # Never a proven move here (their score is excluded).
                 n_i = node.n[i] + R
                 node.n[i] = n_i
                 node.score[i] = node.w[i] / n_i + node.cref * n_i ** -0.5  # virtual loss until backprop
+                if node.prior is not None:
+                    node.score[i] += node.prior[i] * R / (n_i + R)
             node.total += R
             path.append((node, i, occ))
             m = node.mlist[i]
@@ -578,6 +651,8 @@ class Searcher:
         cref = self.options.exploration * math.sqrt(math.log(node.total))
         score = np.frombuffer(node.w, count=upto) / n
         score += cref / np.sqrt(n)
+        if node.prior is not None:
+            score += node.prior[:upto] * self.per_leaf / (n + self.per_leaf)
         del n  # release the buffer view: the array may be extended later
         for i in node.excluded:
             if i < upto:
@@ -652,6 +727,8 @@ class Searcher:
             if ch is None or not ch.proven:
                 n_i = node.n[i]
                 node.score[i] = w / n_i + node.cref * n_i ** -0.5
+                if node.prior is not None:
+                    node.score[i] += node.prior[i] * R / (n_i + R)
             if check:
                 check = self._prove(node, i, occ)
 
@@ -703,6 +780,8 @@ class Searcher:
         node.n.extend(array("d", bytes(8 * k)))
         node.w.extend(array("d", bytes(8 * k)))
         node.score = np.concatenate((node.score, np.zeros(k)))
+        if node.prior is not None:
+            node.prior = np.concatenate((node.prior, np.zeros(k)))
         node.children.extend([None] * k)
 
     # ------------------------------------------------------------------ results

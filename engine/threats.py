@@ -590,3 +590,55 @@ class ThreatKnowledge:
             pads.append(config.padded(m) if 0 <= m < config.area else -1)
         scores = cell_scores(config, work, s, [c for c in pads if c >= 0])
         return Suggestion(priors=[scores.get(c, 0.0) for c in pads])
+
+
+def losing_moves(
+    board: Board,
+    moves: Sequence[int],
+    deadline: float | None = None,
+    max_nodes: int = 2000,
+    max_threes: int = 2,
+) -> tuple[list[int], list[int], list[int]]:
+    """Sort ``moves`` of the side to move by whether the opponent then has a forced win.
+
+    Returns ``(safe, losing, unchecked)``, each in the order of ``moves``:
+    ``losing`` moves leave the opponent a completion it cannot be stopped
+    from, or a VCT (see :func:`find_vct`, up to ``max_threes`` threes): a
+    proof that the move loses.  ``safe`` moves were searched to the end of
+    their budget (``max_nodes`` solver nodes each) without such a win being
+    found -- a budget running out counts as safe, so the split errs towards
+    keeping moves.  ``unchecked`` are those not reached before ``deadline``
+    (monotonic).  Occupied or off-board entries are dropped.
+    """
+    safe: list[int] = []
+    losing: list[int] = []
+    unchecked: list[int] = []
+    if board.is_over:
+        return safe, losing, unchecked
+    cfg = board.config
+    s = int(board.to_move)
+    o = 3 - s
+    st = LineState(cfg, board.cells)
+    todo = [int(m) for m in moves if 0 <= int(m) < cfg.area and board.cells[cfg.padded(int(m))] == EMPTY]
+    for j, m in enumerate(todo):
+        if deadline is not None and time.monotonic() >= deadline:
+            unchecked.extend(todo[j:])
+            break
+        c = cfg.padded(m)
+        if st.wins_at(c, s):
+            safe.append(m)  # it wins at once
+            continue
+        st.place(c, s)
+        try:
+            wo = st.completing(o)
+            if wo:
+                lost = True  # the opponent completes a line now
+            else:
+                try:
+                    lost = _vct(st, o, _Budget(max_nodes, deadline), 0, max(0, max_threes)) is not None
+                except _Abort:
+                    lost = False
+        finally:
+            st.take(c)
+        (losing if lost else safe).append(m)
+    return safe, losing, unchecked

@@ -1,0 +1,85 @@
+"""Threat-space search at the root, before the tree search of guided mode.
+
+The tree consults :class:`engine.threats.ThreatKnowledge` at every node with
+small solver budgets, which is right for the many nodes of the tree but
+misses what matters most in a real game: a longer forced win of the side to
+move, and the opponent's victories by continuous threats (VCT) that one
+careless move allows.  Games between searchers of this kind are decided by
+exactly that, so the root -- one position a move -- gets a larger budget:
+
+1. a VCF, then a VCT, of the side to move: when found, its first move is
+   played at once (a proof, no tree search needed);
+2. every root move is checked for a VCT of the opponent after it
+   (:func:`engine.threats.losing_moves`); the moves proven to lose are removed
+   from the root as long as at least one other move remains.
+
+With a deadline, all of it takes a fixed share of the time left; without
+one (node or playout limits) only solver-node budgets bound it, so a seeded
+search stays reproducible.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .rules import Board
+from .threats import find_vcf, find_vct, losing_moves
+
+#: Solver nodes for the side to move's own VCF and VCT.
+OWN_VCF_NODES = 20000
+OWN_VCT_NODES = 20000
+#: Solver nodes per root move for the opponent's VCT after it.
+REPLY_VCT_NODES = 300
+
+
+@dataclass
+class RootPlan:
+    """What the root threat search decided.
+
+    ``move`` is a move to play at once (a proven win, ``reason`` ``"vcf"`` or
+    ``"vct"``, ``line`` the winning line); otherwise ``losing`` lists the root
+    moves proven to lose (to be dropped), ``checked`` how many were examined.
+    """
+
+    move: int | None = None
+    reason: str = ""
+    line: list[int] = field(default_factory=list)
+    losing: list[int] = field(default_factory=list)
+    checked: int = 0
+
+
+def plan_root(board: Board, moves: list[int], deadline: float | None, share: float) -> RootPlan:
+    """Run the root threat search on ``board`` (side to move to play one of ``moves``).
+
+    ``deadline`` is the search's monotonic deadline (``None``: node budgets
+    only); ``share`` is the fraction of the time left that this may use: the
+    own-win searches get the first third of it, the move checks the rest.
+    ``moves`` should be best first, since the checks stop at the time limit.
+    The board is used in place and restored.
+    """
+    plan = RootPlan()
+    if board.is_over:
+        return plan
+    me = int(board.to_move)
+    own_deadline = check_deadline = None
+    if deadline is not None:
+        left = max(0.0, deadline - time.monotonic())
+        own_deadline = time.monotonic() + left * share / 3
+        check_deadline = time.monotonic() + left * share
+    line = find_vcf(board, me, deadline=own_deadline, max_nodes=OWN_VCF_NODES)
+    if line:
+        plan.move, plan.reason, plan.line = line[0], "vcf", line
+        return plan
+    line = find_vct(board, me, deadline=own_deadline, max_nodes=OWN_VCT_NODES)
+    if line:
+        plan.move, plan.reason, plan.line = line[0], "vct", line
+        return plan
+    if len(moves) < 2:
+        return plan
+    safe, losing, unchecked = losing_moves(board, moves, deadline=check_deadline, max_nodes=REPLY_VCT_NODES)
+    plan.checked = len(safe) + len(losing)
+    if safe or unchecked:
+        # Keep every move when all lose: the tree then looks for the longest resistance.
+        plan.losing = losing
+    return plan

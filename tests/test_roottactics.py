@@ -1,0 +1,150 @@
+"""Root threat search of guided mode, progressive bias and the guided defaults."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.api import Engine, EngineOptions
+from engine.limits import Limits
+from engine.mcts import Searcher
+from engine.options import GUIDED_PRIOR_BIAS, GUIDED_WIDENING
+from engine.roottactics import plan_root
+from engine.rules import Board, GameConfig, Player
+from engine.threats import losing_moves
+
+X, O = 1, 2
+CFG = GameConfig.square(15, 5)
+FAR_X = [(0, 0), (14, 14), (14, 0), (0, 14)]
+
+
+def board_of(xs, os_, to_move: int = X) -> Board:
+    """X stones ``xs``, O stones ``os_`` ((x, y) lists), ``to_move`` to play."""
+    b = Board(CFG)
+    for p, pts in ((X, xs), (O, os_)):
+        for x, y in pts:
+            b.to_move = Player(p)
+            assert b.play(CFG.move(x, y)) is None
+    b.to_move = Player(to_move)
+    return b
+
+
+def m(x: int, y: int) -> int:
+    return CFG.move(x, y)
+
+
+def fork_position() -> Board:
+    """O threatens a double three at (7, 7); it has no four, no open three yet."""
+    return board_of(FAR_X, [(5, 7), (6, 7), (7, 5), (7, 6)])
+
+
+def test_losing_moves_open_three():
+    b = board_of(FAR_X, [(5, 7), (6, 7), (7, 7)])
+    before = list(b.cells)
+    moves = [m(4, 7), m(8, 7), m(3, 7), m(9, 7), m(10, 2)]
+    safe, losing, unchecked = losing_moves(b, moves)
+    assert b.cells == before
+    assert safe == [m(4, 7), m(8, 7)]
+    assert losing == [m(3, 7), m(9, 7), m(10, 2)]
+    assert unchecked == []
+
+
+def test_losing_moves_sees_a_vct_that_is_no_threat_yet():
+    b = fork_position()
+    safe, losing, _ = losing_moves(b, [m(7, 7), m(10, 2)])
+    assert safe == [m(7, 7)] and losing == [m(10, 2)]
+
+
+def test_losing_moves_past_deadline_checks_nothing():
+    b = fork_position()
+    safe, losing, unchecked = losing_moves(b, [m(7, 7), m(10, 2)], deadline=0.0)
+    assert (safe, losing, unchecked) == ([], [], [m(7, 7), m(10, 2)])
+
+
+def test_plan_root_plays_own_vcf():
+    b = board_of([(5, 7), (6, 7), (7, 7)], [(0, 0), (14, 14), (0, 14)])
+    plan = plan_root(b, [m(4, 7), m(8, 7)], None, 0.15)
+    assert plan.reason == "vcf" and plan.move in (m(4, 7), m(8, 7)) and plan.line[0] == plan.move
+
+
+def test_plan_root_lists_losing_moves():
+    b = fork_position()
+    plan = plan_root(b, [m(7, 7), m(10, 2), m(8, 8)], None, 0.15)
+    assert plan.move is None
+    assert m(10, 2) in plan.losing and m(7, 7) not in plan.losing
+
+
+def test_guided_engine_answers_the_fork_and_reports_a_proven_own_win():
+    eng = Engine(CFG, EngineOptions(mode="guided"), seed=3)
+    res = eng.search(fork_position(), Limits(nodes=300))
+    safe, _, _ = losing_moves(fork_position(), [res.move])
+    assert safe == [res.move]
+    win = board_of([(5, 7), (6, 7), (7, 7)], [(0, 0), (14, 14), (0, 14)])
+    res = Engine(CFG, EngineOptions(mode="guided"), seed=3).search(win, Limits(nodes=300))
+    assert res.proven == "win" and res.move in (m(4, 7), m(8, 7), m(3, 7), m(9, 7))
+
+
+def test_drop_root_moves_keeps_statistics():
+    s = Searcher(CFG, EngineOptions(mode="uct"), np.random.default_rng(0))
+    s.set_root(fork_position())
+    s.search(Limits(nodes=200))
+    root = s.root
+    stats = {mv: (root.n[i], root.w[i]) for i, mv in enumerate(root.mlist)}
+    moves = list(root.mlist)
+    assert s.drop_root_moves(moves) == 0  # never every move
+    assert root.mlist == moves
+    keep = moves[:3] + moves[-2:]
+    assert s.drop_root_moves([mv for mv in moves if mv not in keep]) == len(moves) - 5
+    assert sorted(root.mlist) == sorted(keep) and not root.complete
+    for i, mv in enumerate(root.mlist):
+        assert (root.n[i], root.w[i]) == stats[mv]
+    assert root.total == sum(root.n)
+    assert all(root.n[i] > 0 for i in range(root.next_new))
+    assert all(root.n[i] == 0 for i in range(root.next_new, len(root.mlist)))
+    res = s.search(Limits(nodes=100))
+    assert res.move in keep
+
+
+def test_mode_defaults():
+    plain = EngineOptions()
+    assert plain.mode == "uct" and plain.widening == 0.0 and plain.prior_bias == 0.0
+    guided = EngineOptions(mode="guided")
+    assert guided.widening == GUIDED_WIDENING and guided.prior_bias == GUIDED_PRIOR_BIAS
+    assert EngineOptions(mode="guided", widening=0.0, prior_bias=0.0).widening == 0.0
+
+
+def test_prior_bias_is_stored_per_move_in_guided_mode_only():
+    b = board_of([(7, 7), (8, 8)], [(6, 6), (9, 9)])
+    guided = Searcher(CFG, EngineOptions(mode="guided"), np.random.default_rng(0))
+    guided.set_root(b)
+    pri = guided.root.prior
+    assert pri is not None and len(pri) == len(guided.root.mlist)
+    assert pri[0] == GUIDED_PRIOR_BIAS and np.all(pri <= pri[0]) and pri.min() < pri[0]
+    plain = Searcher(CFG, EngineOptions(mode="uct"), np.random.default_rng(0))
+    plain.set_root(b)
+    assert plain.root.prior is None
+
+
+class Counting:
+    """A knowledge hook that only counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def suggest(self, config, cells, to_move, candidates):
+        self.calls += 1
+        return None
+
+
+def test_knowledge_depth_limits_consultations():
+    b = board_of([(7, 7), (8, 8)], [(6, 6), (9, 9)])
+    shallow, deep = Counting(), Counting()
+    s1 = Searcher(CFG, EngineOptions(mode="guided", knowledge=shallow, knowledge_depth=1), np.random.default_rng(0))
+    s1.set_root(b)
+    s1.search(Limits(nodes=400))
+    s2 = Searcher(CFG, EngineOptions(mode="guided", knowledge=deep), np.random.default_rng(0))
+    s2.set_root(b)
+    s2.search(Limits(nodes=400))
+    # Only the root and its tried children are consulted; without the limit the
+    # same search consults many deeper nodes too.
+    assert shallow.calls <= 1 + s1.root.next_new
+    assert deep.calls > 2 * (1 + s2.root.next_new)
