@@ -195,10 +195,11 @@ class Session:
         if failure is None and (not isinstance(move, int) or not board.is_empty(move)):
             failure = f"search returned an illegal move {move!r}"
         if failure is not None:
+            # Same MESSAGE format as a normal move (a GUI log or a test reads one shape).
             move = quick_move(board)
-            lines.append(wire.message(f"search failed ({failure}); playing a quick move"))
-        else:
-            lines.append(wire.message(self._summary(result, job)))
+            result = SearchResult(move=move, pv=[move], elapsed=max(0.0, self._now() - job.arrival),
+                                  reason=f"search failed ({failure}); playing a quick move")
+        lines.append(wire.message(self._summary(result, job)))
         board.play(move)
         self._clock.charge((self._now() - job.arrival) * 1000.0)
         lines.append(wire.format_move(*board.config.xy(move)))
