@@ -76,6 +76,9 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--mode", choices=("uct", "guided"), default="uct",
                     help="search mode (default uct, the plain searcher)")
+    ap.add_argument("--tactics", metavar="FILE",
+                    help="answer every position of a tactics file (shared/positions format) at --movetime "
+                         "(default 500 ms) and count the correct ones")
     ap.add_argument("--startup", action="store_true",
                     help="time import + building an empty 15x15 search in fresh interpreters")
     ns = ap.parse_args(list(argv))
@@ -98,6 +101,40 @@ e = engine.api.Engine(cfg, seed=1)
 e.search(Board(cfg), Limits(nodes=1))
 print(time.perf_counter() - t0)
 """
+
+
+def load_tactics(path: str) -> list[tuple[str, Board, set[int]]]:
+    """``(name, board, answers)`` from a file of ``name | W H K RULE | x,y,p ... | x,y ...`` lines."""
+    out = []
+    with open(path, encoding="utf-8") as fh:
+        for raw in fh:
+            if not raw.strip() or raw.lstrip().startswith("#"):
+                continue
+            name, geometry, stones, answers = (part.strip() for part in raw.split("|"))
+            w, h, k, rule = (int(v) for v in geometry.split())
+            cfg = GameConfig(w, h, k, Rule.from_gomocup_bits(rule))
+            placed = [tuple(int(v) for v in st.split(",")) for st in stones.split()]
+            board = Board.from_stones(cfg, placed)
+            out.append((name, board, {cfg.move(*(int(v) for v in a.split(","))) for a in answers.split()}))
+    return out
+
+
+def run_tactics(path: str, movetime_ms: float, mode: str, seed: int, out: TextIO) -> tuple[int, int]:
+    """Search each tactics position for ``movetime_ms``; print misses; return (correct, total)."""
+    puzzles = load_tactics(path)
+    correct = 0
+    worst = 0.0
+    for name, board, answers in puzzles:
+        started = time.perf_counter()
+        res = Engine(board.config, EngineOptions(mode=mode), seed=seed).search(board, Limits.movetime(movetime_ms))
+        worst = max(worst, time.perf_counter() - started)
+        if res.move in answers:
+            correct += 1
+        else:
+            out.write(f"miss {name}: played {board.config.xy(res.move)}\n")
+    out.write(f"tactics: {correct}/{len(puzzles)} correct at {movetime_ms:g} ms a move (mode {mode}), "
+              f"slowest answer {worst * 1000:.0f} ms\n")
+    return correct, len(puzzles)
 
 
 def startup_seconds(runs: int = 5) -> list[float]:
@@ -164,6 +201,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ns = _parse(sys.argv[1:] if argv is None else argv)
     out = sys.stdout
     try:
+        if ns.tactics:
+            correct, total = run_tactics(ns.tactics, ns.movetime or 500.0, ns.mode, ns.seed, out)
+            return 0 if correct == total else 1
         if ns.startup:
             times = startup_seconds()
             row = {"startup_median_s": round(statistics.median(times), 4), "startup_max_s": round(max(times), 4),

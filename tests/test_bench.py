@@ -73,3 +73,20 @@ def test_startup_probe_reports_a_fresh_interpreter_time():
     row = json.loads(run_bench("--startup", "--json"))
     assert row["runs"] == 5
     assert 0 < row["startup_median_s"] <= row["startup_max_s"] < 30
+
+
+def test_tactics_counts_correct_answers_and_fails_on_a_miss(tmp_path):
+    # Equal counts: the first player moves and must block the second's three at 3,0 (7x7 k4)...
+    win = "w | 7 7 4 0 | 0,0,2 6,6,1 1,0,2 5,5,1 2,0,2 6,4,1 | 3,0\n"
+    # ...and the same position with a wrong answer set must count as a miss.
+    wrong = "x | 7 7 4 0 | 0,0,2 6,6,1 1,0,2 5,5,1 2,0,2 6,4,1 | 4,4\n"
+    good = tmp_path / "good.txt"
+    good.write_text("# comment\n" + win)
+    out = run_bench("--tactics", str(good), "--movetime", "100")
+    assert "1/1 correct" in out
+    bad = tmp_path / "bad.txt"
+    bad.write_text(win + wrong)
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        assert bench.main(["--tactics", str(bad), "--movetime", "100"]) == 1
+    assert "1/2 correct" in buf.getvalue() and "miss x" in buf.getvalue()
