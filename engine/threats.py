@@ -35,7 +35,7 @@ private copy of the cells it is given.
 from __future__ import annotations
 
 import time
-from typing import Sequence
+from typing import Callable, Sequence
 
 from .patterns import LineState, cell_scores
 from .rules import EMPTY, Board, GameConfig, Rule
@@ -71,6 +71,32 @@ class _Budget:
             raise _Abort
 
 
+def _wins_against_every_reply(
+    st: LineState, a: int, d: int, m: int, replies: Sequence[int], search: Callable[[], list[int] | None]
+) -> list[int] | None:
+    """The AND step of a threat search: ``a`` plays ``m``; the line holds only if ``search``
+    (run after each of the defender ``d``'s ``replies``) still wins after every one of them.
+
+    Returns ``[m, first reply] + its continuation``, or ``None``; the board is restored.
+    """
+    st.place(m, a)
+    try:
+        line: list[int] | None = None
+        for r in replies:
+            st.place(r, d)
+            try:
+                sub = search()
+            finally:
+                st.take(r)
+            if sub is None:
+                return None
+            if line is None:
+                line = [m, r] + sub
+        return line
+    finally:
+        st.take(m)
+
+
 def _vcf(st: LineState, a: int, budget: _Budget, depth: int) -> list[int] | None:
     """VCF for ``a`` (to move) from the current state: a padded move line, or ``None``.
 
@@ -104,24 +130,9 @@ def _vcf(st: LineState, a: int, budget: _Budget, depth: int) -> list[int] | None
             return [m]
         deeper.append((m, replies))
     for m, replies in deeper:
-        st.place(m, a)
-        try:
-            line: list[int] | None = None
-            for r in replies:
-                st.place(r, d)
-                try:
-                    sub = _vcf(st, a, budget, depth + 1)
-                finally:
-                    st.take(r)
-                if sub is None:
-                    line = None
-                    break
-                if line is None:
-                    line = [m, r] + sub
-            if line is not None:
-                return line
-        finally:
-            st.take(m)
+        line = _wins_against_every_reply(st, a, d, m, replies, lambda: _vcf(st, a, budget, depth + 1))
+        if line is not None:
+            return line
     budget.failed.add(key)
     return None
 
@@ -173,24 +184,11 @@ def _vct(st: LineState, a: int, budget: _Budget, depth: int, threes_left: int) -
         finally:
             st.take(m)
     for m, replies, cost in branches:
-        st.place(m, a)
-        try:
-            found: list[int] | None = None
-            for r in replies:
-                st.place(r, d)
-                try:
-                    sub = _vct(st, a, budget, depth + 1, threes_left - cost)
-                finally:
-                    st.take(r)
-                if sub is None:
-                    found = None
-                    break
-                if found is None:
-                    found = [m, r] + sub
-            if found is not None:
-                return found
-        finally:
-            st.take(m)
+        found = _wins_against_every_reply(
+            st, a, d, m, replies, lambda: _vct(st, a, budget, depth + 1, threes_left - cost)
+        )
+        if found is not None:
+            return found
     budget.failed_vct.add(key)
     return None
 
