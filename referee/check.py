@@ -20,6 +20,7 @@ import sys
 from dataclasses import dataclass
 from typing import Callable, Sequence, TextIO
 
+from referee.argtypes import board_size, positive_int
 from referee.check_session import Session, silence_stdout
 from referee.check_suite import GROUPS, Ctx, Fail, Options, Skip  # importing registers the checks
 from referee.process import EngineStartError
@@ -129,23 +130,6 @@ def summary(results: Sequence[CheckResult]) -> str:
     return f"{p} passed, {f} failed" + (f", {s} skipped" if s else "")
 
 
-def _positive(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {v}")
-    return v
-
-
-def _size(text: str) -> tuple[int, int]:
-    t = text.lower().strip()
-    try:
-        w, h = (t.split("x", 1) if "x" in t else (t, t))
-        return _positive(w), _positive(h)
-    except (ValueError, argparse.ArgumentTypeError):
-        raise argparse.ArgumentTypeError(f"size must be N or WxH, got {text!r}") from None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -154,16 +138,16 @@ def _parser() -> argparse.ArgumentParser:
         description="Protocol conformance checks for a Gomocup engine: one line per check, "
                     "exit status 0 only when none failed.")
     p.add_argument("engine", help="engine command line as one string (split like a shell, run without one)")
-    p.add_argument("--size", type=_size, default=(15, 15), help="board size N or WxH (default 15)")
-    p.add_argument("--win-length", type=_positive, default=5, metavar="K",
+    p.add_argument("--size", type=board_size, default=(15, 15), help="board size N or WxH (default 15)")
+    p.add_argument("--win-length", type=positive_int, default=5, metavar="K",
                    help="win length for the tactics checks (default 5; other values need INFO win_length)")
-    p.add_argument("--turn-ms", type=_positive, default=500, help="INFO timeout_turn sent (default 500)")
+    p.add_argument("--turn-ms", type=positive_int, default=500, help="INFO timeout_turn sent (default 500)")
     p.add_argument("--tolerance-ms", type=int, default=1000,
                    help="grace over timeout_turn before a move is late (default 1000, like Piskvork)")
-    p.add_argument("--start-ms", type=_positive, default=5000, help="wait for START/ABOUT answers (default 5000)")
-    p.add_argument("--quiet-ms", type=_positive, default=300,
+    p.add_argument("--start-ms", type=positive_int, default=5000, help="wait for START/ABOUT answers (default 5000)")
+    p.add_argument("--quiet-ms", type=positive_int, default=300,
                    help="how long 'no reply' is watched for after INFO lines (default 300)")
-    p.add_argument("--exit-ms", type=_positive, default=1000, help="END/EOF must exit within this (default 1000)")
+    p.add_argument("--exit-ms", type=positive_int, default=1000, help="END/EOF must exit within this (default 1000)")
     p.add_argument("--send-delay-ms", type=float, default=0,
                    help="min delay between the engine's output and our next command (Rapfi: ~30)")
     p.add_argument("--only", action="append", default=[], metavar="NAME",

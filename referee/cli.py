@@ -23,6 +23,7 @@ from typing import Sequence
 
 from engine.rules import GameConfig, Rule
 from referee import display
+from referee.argtypes import board_size, nonneg_int, positive_int
 from referee.match import MatchError, MatchSettings, run_match
 from referee.openings import load_openings, random_opening
 from referee.seats import EngineSpec, TimeControl
@@ -38,33 +39,7 @@ def default_engine(send_delay_ms: float = 0) -> EngineSpec:
     return EngineSpec((sys.executable, "-m", "protocol"), "pbrain-mcts", send_delay_ms)
 
 
-def _size(text: str) -> tuple[int, int]:
-    t = text.lower().strip()
-    try:
-        if "x" in t:
-            w, h = t.split("x", 1)
-            return int(w), int(h)
-        n = int(t)
-        return n, n
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"size must be N or WxH, got {text!r}") from None
 
-
-def _nonneg(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {v}")
-    return v
-
-
-def _positive(text: str) -> int:
-    v = _nonneg(text)
-    if v < 1:
-        raise argparse.ArgumentTypeError("must be >= 1")
-    return v
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,29 +51,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("engines", nargs="*", metavar="ENGINE",
                    help="engine command line (one quoted string) or 'human'; default: python -m protocol")
     g = p.add_argument_group("game")
-    g.add_argument("--size", type=_size, default=(15, 15), help="board size N or WxH (default 15)")
-    g.add_argument("--win-length", type=_positive, default=5, metavar="K",
+    g.add_argument("--size", type=board_size, default=(15, 15), help="board size N or WxH (default 15)")
+    g.add_argument("--win-length", type=positive_int, default=5, metavar="K",
                    help="stones in a row to win (default 5)")
     g.add_argument("--rule", default="freestyle", help="freestyle | exact | caro (or a Gomocup bitmask)")
-    g.add_argument("--games", type=_positive, default=2, help="number of games (default 2)")
+    g.add_argument("--games", type=positive_int, default=2, help="number of games (default 2)")
     g.add_argument("--first", type=int, choices=(1, 2), default=1,
                    help="which engine moves first in game 1; colours alternate (default 1)")
     t = p.add_argument_group("time")
-    t.add_argument("--turn-ms", type=_nonneg, default=1000, help="time per move in ms (default 1000; 0 = none)")
-    t.add_argument("--match-ms", type=_nonneg, default=0, help="time per game and side in ms (0 = none)")
-    t.add_argument("--tolerance-ms", type=_nonneg, default=1000,
+    t.add_argument("--turn-ms", type=nonneg_int, default=1000, help="time per move in ms (default 1000; 0 = none)")
+    t.add_argument("--match-ms", type=nonneg_int, default=0, help="time per game and side in ms (0 = none)")
+    t.add_argument("--tolerance-ms", type=nonneg_int, default=1000,
                    help="grace added before a move is late, like Piskvork's tolerance (default 1000)")
-    t.add_argument("--start-ms", type=_positive, default=5000,
+    t.add_argument("--start-ms", type=positive_int, default=5000,
                    help="time to start and answer START with OK (default 5000, not on the clock)")
     t.add_argument("--send-delay-ms", type=float, default=0,
                    help="min delay between an engine's output and our next command (Rapfi needs ~30)")
     o = p.add_argument_group("openings")
     o.add_argument("--openings", metavar="FILE", help="opening file (offset or pos lines)")
-    o.add_argument("--random-opening", type=_nonneg, default=0, metavar="PLIES",
+    o.add_argument("--random-opening", type=nonneg_int, default=0, metavar="PLIES",
                    help="random opening of PLIES stones per pair of games")
     o.add_argument("--seed", type=int, default=1, help="seed for random openings (default 1)")
     r = p.add_argument_group("running and output")
-    r.add_argument("--concurrency", type=_positive, default=1, help="games played at once (default 1)")
+    r.add_argument("--concurrency", type=positive_int, default=1, help="games played at once (default 1)")
     r.add_argument("--out", metavar="DIR", help="write game-NNNN.psq/.sgf and results.jsonl here")
     r.add_argument("--resume", action="store_true", help="continue the match recorded in --out")
     r.add_argument("--log-io", action="store_true", help="write each game's protocol I/O (needs --out)")

@@ -187,3 +187,16 @@ def test_send_delay_option_reaches_the_engines(tmp_path):
     p = run(["--send-delay-ms", "150"] + [str(out2) if a == str(out) else a for a in args])
     assert p.returncode == 0, p.stderr
     assert {g["termination"] for g in results(out2)} <= {"line", "full_board"}
+
+
+def test_shared_argument_types():
+    import argparse
+
+    from referee.argtypes import board_size, nonneg_int, positive_int
+
+    assert board_size("15") == (15, 15) and board_size("20X10") == (20, 10)
+    assert nonneg_int("0") == 0 and positive_int("3") == 3
+    for bad, fn in (("0", positive_int), ("-1", nonneg_int), ("x", nonneg_int), ("3x", board_size),
+                    ("0x5", board_size), ("", board_size)):
+        with pytest.raises(argparse.ArgumentTypeError):
+            fn(bad)

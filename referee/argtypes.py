@@ -1,0 +1,34 @@
+"""Command-line value types shared by ``referee``, ``referee check`` and ``referee script``."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def nonneg_int(text: str) -> int:
+    """An integer >= 0 (argparse ``type=``)."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {v}")
+    return v
+
+
+def positive_int(text: str) -> int:
+    """An integer >= 1 (argparse ``type=``)."""
+    v = nonneg_int(text)
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {v}")
+    return v
+
+
+def board_size(text: str) -> tuple[int, int]:
+    """``N`` or ``WxH`` as ``(width, height)``; the board's own range is checked by ``GameConfig``."""
+    t = text.lower().strip()
+    try:
+        w, h = t.split("x", 1) if "x" in t else (t, t)
+        return positive_int(w), positive_int(h)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"size must be N or WxH, got {text!r}") from None
