@@ -301,14 +301,18 @@ class LineState:
         cells = self.cells
         return [c for c in self.geom.windows[w] if cells[c] == EMPTY]
 
+    def _empties_of_windows_with(self, p: int, count: int) -> set[int]:
+        """Empty cells of the windows (holding only ``p``'s stones) where ``p`` has ``count`` stones."""
+        mine = self.cnt[p]
+        found: set[int] = set()
+        for w in self.hot[p]:
+            if mine[w] == count:
+                found.update(self._empty_of(w))
+        return found
+
     def completing(self, p: int) -> list[int]:
         """Padded cells where ``p`` completes a line now, sorted."""
-        target = self.k - 1
-        mine = self.cnt[p]
-        found = set()
-        for w in self.hot[p]:
-            if mine[w] == target:
-                found.update(self._empty_of(w))
+        found = self._empties_of_windows_with(p, self.k - 1)
         if self.freestyle:
             return sorted(found)
         return sorted(c for c in found if self.wins_at(c, p))
@@ -384,13 +388,7 @@ class LineState:
 
     def four_candidates(self, p: int) -> list[int]:
         """Empty padded cells that may make a four for ``p`` (a superset; confirm with :meth:`completing`)."""
-        target = self.k - 2
-        mine = self.cnt[p]
-        found = set()
-        for w in self.hot[p]:
-            if mine[w] == target:
-                found.update(self._empty_of(w))
-        return sorted(found)
+        return sorted(self._empties_of_windows_with(p, self.k - 2))
 
     def fours(self, p: int) -> list[int]:
         """Padded cells after which ``p`` has a completing cell (immediate wins excluded)."""
