@@ -113,6 +113,12 @@ class Engine:
             searcher.drop_root_moves(plan.losing)
         return None
 
+    def root_stats(self) -> list[tuple[int, float, float, str | None]]:
+        """``(move, n, w, proven)`` of the root's tried children after the last
+        search (see :meth:`engine.mcts.Searcher.root_stats`); used to merge
+        parallel searches."""
+        return self._searcher.root_stats()
+
 
 def best_move(
     board: Board,

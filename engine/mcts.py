@@ -51,6 +51,7 @@ import numpy as np
 from .knowledge import MoveKnowledge, Suggestion
 from .limits import Limits, SearchInfo, SearchResult
 from .options import EngineOptions
+from .evaluation import LineEvaluator
 from .rollout import RolloutKernel
 from .rules import EMPTY, Board, GameConfig, Rule
 
@@ -224,6 +225,9 @@ class Searcher:
         self.knowledge: MoveKnowledge | None = options.knowledge if options.mode == "guided" else None
         self.knowledge_errors = 0  # exceptions raised by the knowledge module (then ignored)
         self.bias = options.prior_bias if self.knowledge is not None else 0.0
+        # Static evaluation mixed into the leaf values (guided mode; see engine.evaluation).
+        self.eval_weight = options.eval_weight if options.mode == "guided" else 0.0
+        self.evaluator = LineEvaluator(config) if self.eval_weight > 0 else None
         self._prior: np.ndarray | None = None  # priors of the node being expanded (see _consult)
         self.root: Node | None = None
         self.root_arr: np.ndarray | None = None  # compact cells of the root position
@@ -542,11 +546,11 @@ class Searcher:
                 boards = np.repeat(root_arr[None, :], len(paths), axis=0)
                 boards[rows, cols] = vals
                 movers_arr = np.array(movers, dtype=np.int8)
-                winners = self.kernel.run_boards(boards, movers_arr, R, self.rng)
-                playouts += winners.size
-                wins = np.count_nonzero(winners == movers_arr[:, None], axis=1)
-                draws = np.count_nonzero(winners == 0, axis=1)
-                scores = (wins + 0.5 * draws).tolist()
+                scores = self._leaf_scores(boards, movers_arr, R)
+                # An evaluated leaf counts as R playouts (its weight in the tree), so
+                # playout limits work the same with or without the static evaluation.
+                playouts += boards.shape[0] * R
+                scores = scores.tolist()
                 for path, v in zip(paths, scores):
                     self._backprop(path, v, R, False)
             if leaves:
@@ -556,6 +560,23 @@ class Searcher:
         if on_info is not None:
             on_info(self._info(playouts, nodes, max_depth, elapsed))
         return self._result(playouts, nodes, max_depth, elapsed, reason)
+
+    def _leaf_scores(self, boards: np.ndarray, movers: np.ndarray, R: int) -> np.ndarray:
+        """Scores (0..R, for each leaf's side to move) of a batch of leaf ``boards``.
+
+        ``R`` random playouts each, the static evaluation scaled to ``R``, or
+        the mix of the two set by ``eval_weight`` (at 1 no playout is run).
+        """
+        lam = self.eval_weight
+        if lam >= 1.0:
+            return R * self.evaluator.values(boards, movers)
+        winners = self.kernel.run_boards(boards, movers, R, self.rng)
+        wins = np.count_nonzero(winners == movers[:, None], axis=1)
+        draws = np.count_nonzero(winners == 0, axis=1)
+        scores = wins + 0.5 * draws
+        if lam > 0.0:
+            scores = (1.0 - lam) * scores + (lam * R) * self.evaluator.values(boards, movers)
+        return scores
 
     def _select(self, R: int, cap: int):
         """Walk from the root to a leaf, applying virtual loss.
@@ -874,3 +895,30 @@ class Searcher:
             proven=PROVEN_NAMES.get(root.proven),
             reason=reason,
         )
+
+    def root_stats(self) -> list[tuple[int, float, float, str | None]]:
+        """Statistics of the root's tried children, for merging several searches.
+
+        One ``(move, n, w, proven)`` per child that has playouts or a proof:
+        ``n`` playouts through the move, ``w`` their summed score for the
+        root's side to move (so ``w / n`` is what the move is worth to it),
+        ``proven`` ``"win"``/``"loss"``/``"draw"`` for that side when the
+        move's outcome is proven, else ``None``.  An immediate win at the
+        root is reported as a proven ``"win"`` even before it is tried.
+        """
+        root = self.root
+        if root is None or root.moves is None:
+            return []
+        # A child's status is from its own side to move's view: flip it for the root's mover.
+        flip = {WIN: "loss", LOSS: "win", DRAW: "draw"}
+        wins = set(root.wins) if root.proven == WIN else set()
+        stats = []
+        for i, m in enumerate(root.mlist):
+            ch = root.children[i] if i < len(root.children) else None
+            proven = flip.get(ch.proven) if ch is not None else None
+            if m in wins:
+                proven = "win"
+            n = float(root.n[i]) if i < len(root.n) else 0.0
+            if n > 0 or proven is not None:
+                stats.append((int(m), n, float(root.w[i]) if i < len(root.w) else 0.0, proven))
+        return stats

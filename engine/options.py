@@ -10,6 +10,8 @@ MODES = ("uct", "guided")
 #: Defaults of ``widening`` and ``prior_bias`` in guided mode (plain UCT: both 0).
 GUIDED_WIDENING = 0.7
 GUIDED_PRIOR_BIAS = 3.0
+#: Default of ``eval_weight`` in guided mode (plain UCT: 0).
+GUIDED_EVAL_WEIGHT = 1.0
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,10 @@ class EngineOptions:
       guided mode): progressive bias of the knowledge's priors: a move's UCT
       score gets ``prior_bias * p * R / (n + R)``, ``p`` its prior relative to
       the best one's, ``R`` playouts per leaf (``0``: priors only order moves).
+    - ``eval_weight`` (default: 0 in uct mode, :data:`GUIDED_EVAL_WEIGHT` in
+      guided mode): a leaf's value is ``(1 - eval_weight)`` times its
+      playouts' score plus ``eval_weight`` times the static line evaluation
+      of :mod:`engine.evaluation` (guided mode only).
     - ``vcf_nodes`` / ``defence_nodes``: solver budgets of the default
       :class:`engine.threats.ThreatKnowledge` of guided mode.
     """
@@ -69,6 +75,7 @@ class EngineOptions:
     vcf_nodes: int = 500
     defence_nodes: int = 200
     root_share: float = 0.15
+    eval_weight: float | None = None
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -90,6 +97,10 @@ class EngineOptions:
             object.__setattr__(self, "widening", GUIDED_WIDENING if self.mode == "guided" else 0.0)
         if self.prior_bias is None:
             object.__setattr__(self, "prior_bias", GUIDED_PRIOR_BIAS if self.mode == "guided" else 0.0)
+        if self.eval_weight is None:
+            object.__setattr__(self, "eval_weight", GUIDED_EVAL_WEIGHT if self.mode == "guided" else 0.0)
+        if not 0.0 <= self.eval_weight <= 1.0:
+            raise ValueError(f"eval_weight must be in [0, 1], got {self.eval_weight!r}")
         if not self.prior_bias >= 0:
             raise ValueError(f"prior_bias must be >= 0, got {self.prior_bias!r}")
         if not self.widening >= 0:

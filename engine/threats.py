@@ -183,6 +183,23 @@ def _vct(st: LineState, a: int, budget: _Budget, depth: int, threes_left: int) -
             branches.append((m, sorted(replies), 1))
         finally:
             st.take(m)
+    if stoppers:
+        # The defender answered a three with a four of its own: a quiet block keeps the
+        # attack going when the three still stands (the defender must then answer it, or
+        # counter again), which is how most real VCTs end.
+        tried = {m for m, _, _ in branches}
+        for m in sorted(stoppers - tried):
+            st.place(m, a)
+            try:
+                dm = st.double_moves(a)
+                if not dm:
+                    continue
+                replies = _double_defences(st, d, dm) | set(st.fours(d))
+                if not replies:
+                    return [m]
+                branches.append((m, sorted(replies), 0))
+            finally:
+                st.take(m)
     for m, replies, cost in branches:
         found = _wins_against_every_reply(
             st, a, d, m, replies, lambda: _vct(st, a, budget, depth + 1, threes_left - cost)

@@ -89,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="search mode: guided (threat knowledge + MCTS, the default) or uct (plain UCT)",
     )
+    p.add_argument("--threads", type=_positive, default=1, metavar="N",
+                   help="searching processes (root-parallel search; default 1, at most the CPU count; "
+                        "INFO thread_num overrides)")
     p.add_argument("--engine-option", type=_option, action="append", default=[], metavar="KEY=VALUE",
                    help="any other engine option (repeatable)")
     p.add_argument("--quick", action="store_true", help="no search: instant win/block/centre moves (testing)")
@@ -127,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     overrides["mode"] = args.mode if args.mode is not None else DEFAULT_MODE
     factory = None
     if not args.quick:
-        factory = EngineFactory(overrides, seed=args.seed)
+        factory = EngineFactory(overrides, seed=args.seed, threads=args.threads)
         if args.mode is not None or args.engine_option:
             try:
                 factory.check()  # fail at start-up, not mid-game, on a misspelt option
@@ -146,6 +149,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     loop = BrainLoop(Session(options, factory), sys.stdin.fileno(), sys.stdout.buffer, started)
     code = loop.run()
+    if factory is not None:
+        # Helper processes of a parallel search end here (they would also exit on their own
+        # once our end of their pipes closes, but this reaps them before we go).
+        try:
+            factory.close()
+        except Exception:  # noqa: BLE001 - exiting anyway
+            pass
     # Exit at once, even with a search thread still running (END must be prompt, and a
     # thread stuck in numpy must not delay interpreter shutdown).  Everything is flushed.
     try:

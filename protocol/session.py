@@ -17,9 +17,13 @@ Semantics worth knowing:
 - ``INFO rule``/``win_length`` sent after START apply at the next game command
   (GomocupJudge sends INFO after START); renju or an impossible win length is
   reported there, never in reply to INFO.
-- ``INFO max_node`` is a node limit per move; ``max_depth`` and
-  ``thread_num`` are accepted and ignored (no depth-limited search, one
-  search thread).
+- ``INFO max_node`` is a node limit per move; ``max_depth`` is accepted and
+  ignored (no depth-limited search).
+- ``INFO thread_num N`` sets the number of searching processes (root-parallel
+  search, at most the CPU count; ``--threads`` is the default) through the
+  thinker factory's ``set_threads``.  It applies at once: the game's searcher
+  is rebuilt (its tree is lost, so managers should send it before the game's
+  first move, as they do).  Factories without ``set_threads`` ignore it.
 - SWAP2BOARD: three opening stones, or the next move as white (never SWAP).
 """
 
@@ -137,6 +141,8 @@ class Session:
         self._notes: list[str] = []
         self.folder: str | None = None
         self.game_type: int | None = None
+        #: The last ``INFO thread_num`` received (``None``: never sent).
+        self.thread_num: int | None = None
 
     # Introspection (tests, loop) -------------------------------------------------
     @property
@@ -240,8 +246,8 @@ class Session:
         if isinstance(cmd, wire.End):
             return Step(quit=True)
         if isinstance(cmd, wire.Info):
-            self._info(cmd.key, cmd.value)
-            return Step()
+            # prepare: the searcher was dropped (thread_num changed) and is rebuilt now.
+            return Step(prepare=self._info(cmd.key, cmd.value))
         if isinstance(cmd, wire.Stop):
             return Step()  # nothing is running: nothing to stop
         if isinstance(cmd, wire.Start):
@@ -481,17 +487,22 @@ class Session:
         return self._think(new, arrival)
 
     # INFO ------------------------------------------------------------------------------------------
-    def _info(self, key: str, value: str) -> None:
-        """Apply one INFO key; bad values and unknown keys are ignored (INFO never replies)."""
+    def _info(self, key: str, value: str) -> bool:
+        """Apply one INFO key; bad values and unknown keys are ignored (INFO never replies).
+
+        Returns True when the game's searcher must be rebuilt (``thread_num`` changed).
+        """
         try:
             number = wire.parse_int(value, key) if value else None
         except wire.WireError:
             number = None
         if key == "folder":
             self.folder = value
-            return
+            return False
         if number is None:
-            return
+            return False
+        if key == "thread_num":
+            return self._threads(number)
         if key == "timeout_turn" and number >= 0:
             self._time = replace(self._time, turn_ms=number)
         elif key == "timeout_match" and number >= 0:
@@ -514,7 +525,21 @@ class Session:
             self._win_length = number  # validated with the board size at the next game command
         elif key == "max_node":
             self._info_nodes = number if number > 0 else None
-        # max_depth, thread_num, evaluate and unknown keys: accepted, nothing to do.
+        # max_depth, evaluate and unknown keys: accepted, nothing to do.
+        return False
+
+    def _threads(self, number: int) -> bool:
+        """``INFO thread_num``: tell the factory; drop the current searcher when the count changed."""
+        if number < 1:
+            return False
+        self.thread_num = number
+        set_threads = getattr(self._factory, "set_threads", None)
+        if set_threads is None or not set_threads(number):
+            return False
+        if self._job is not None:
+            return False  # never drop a searcher in use; the next game gets the new count
+        self._thinker = None
+        return self._board is not None
 
     # Search -------------------------------------------------------------------------------------------
     def _get_thinker(self, config: GameConfig) -> Thinker:

@@ -6,6 +6,7 @@ which keeps the brain's start-up fast.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
@@ -40,17 +41,44 @@ class QuickThinker:
 
 
 class EngineFactory:
-    """Makes one ``engine.api.Engine`` per game with the command line's options and seed.
+    """Makes the engine for each game with the command line's options and seed.
 
     ``overrides`` are ``EngineOptions`` field values (e.g. ``{"mode": "uct"}``);
     a name the engine does not know raises ``ValueError`` from :meth:`check`
     or on first use.
+
+    ``threads`` (``--threads``, then ``INFO thread_num`` through
+    :meth:`set_threads`; at most ``os.cpu_count()``) is the number of
+    searching processes: 1 builds a plain ``engine.api.Engine`` per game;
+    ``N > 1`` an ``engine.parallel.ParallelEngine`` with ``N - 1`` helper
+    processes, which is kept and reused (``new_game``) for the following
+    games so that the helpers start only once.  :meth:`close` stops the
+    helpers; the brain calls it before exiting.
     """
 
-    def __init__(self, overrides: dict[str, Any] | None = None, seed: int | None = None) -> None:
+    def __init__(self, overrides: dict[str, Any] | None = None, seed: int | None = None, threads: int = 1) -> None:
         self.overrides = dict(overrides or {})
         self.seed = seed
+        self.threads = self.clamp_threads(threads)
         self._loaded = threading.Event()
+        self._lock = threading.Lock()
+        self._parallel: list[Any] = []  # ParallelEngines built and not closed yet
+
+    @staticmethod
+    def clamp_threads(threads: int) -> int:
+        """``threads`` limited to ``[1, CPUs this process may use]``."""
+        try:
+            cpus = len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):
+            cpus = os.cpu_count() or 1
+        return max(1, min(int(threads), cpus))
+
+    def set_threads(self, threads: int) -> bool:
+        """Use ``threads`` searching processes from the next engine built; True when that changed."""
+        new = self.clamp_threads(threads)
+        changed = new != self.threads
+        self.threads = new
+        return changed
 
     def preload(self) -> None:
         """Start importing the engine (numpy included) on a background thread.
@@ -95,10 +123,45 @@ class EngineFactory:
         self.options()
 
     def build(self, config: GameConfig) -> Any:
-        """A real ``engine.api.Engine`` for ``config`` (imports the engine)."""
+        """The engine for one game of ``config`` (imports the engine).
+
+        With more than one thread: the previous game's ``ParallelEngine``,
+        reset for the new game, when it is idle and has the right number of
+        helpers; otherwise a new one.  Any other is closed.
+        """
         from engine.api import Engine
 
-        return Engine(config, self.options(), seed=self.seed)
+        options = self.options()
+        workers = self.threads - 1
+        with self._lock:
+            keep = None
+            if workers > 0:
+                for eng in reversed(self._parallel):
+                    if not eng.busy and not eng.closed and eng.workers == workers and eng.live_workers > 0:
+                        keep = eng
+                        break
+            # The others go, even one still searching: that is a move the watchdog abandoned
+            # (its search ends alone, on its own deadline, and its result is dropped).
+            for eng in [e for e in self._parallel if e is not keep]:
+                eng.close()
+            self._parallel = [e for e in self._parallel if not e.closed]
+            if workers <= 0:
+                return Engine(config, options, seed=self.seed)
+            if keep is not None:
+                keep.new_game(config)
+                return keep
+            from engine.parallel import ParallelEngine
+
+            eng = ParallelEngine(config, options, seed=self.seed, workers=workers)
+            self._parallel.append(eng)
+            return eng
+
+    def close(self) -> None:
+        """Stop every helper process of the engines built so far (idempotent)."""
+        with self._lock:
+            engines, self._parallel = self._parallel, []
+        for eng in engines:
+            eng.close()
 
     def __call__(self, config: GameConfig) -> Thinker:
         """A :class:`LazyEngine` for one game: built in the background, used when ready."""
