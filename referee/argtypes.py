@@ -32,3 +32,17 @@ def board_size(text: str) -> tuple[int, int]:
         return positive_int(w), positive_int(h)
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(f"size must be N or WxH, got {text!r}") from None
+
+
+def plies_range(text: str) -> tuple[int, int]:
+    """``N`` or ``LO-HI`` (stones of a random opening) as ``(lo, hi)`` with ``0 <= lo <= hi``."""
+    t = text.strip()
+    lo_text, sep, hi_text = t.partition("-")
+    try:
+        lo = nonneg_int(lo_text)
+        hi = nonneg_int(hi_text) if sep else lo
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"expected N or LO-HI, got {text!r}") from None
+    if hi < lo:
+        raise argparse.ArgumentTypeError(f"LO must not exceed HI, got {text!r}")
+    return lo, hi

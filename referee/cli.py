@@ -23,7 +23,7 @@ from typing import Sequence
 
 from engine.rules import GameConfig, Rule
 from referee import display
-from referee.argtypes import board_size, nonneg_int, positive_int
+from referee.argtypes import board_size, nonneg_int, plies_range, positive_int
 from referee.match import MatchError, MatchSettings, run_match
 from referee.openings import load_openings, random_opening
 from referee.seats import EngineSpec, TimeControl
@@ -69,8 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="min delay between an engine's output and our next command (Rapfi needs ~30)")
     o = p.add_argument_group("openings")
     o.add_argument("--openings", metavar="FILE", help="opening file (offset or pos lines)")
-    o.add_argument("--random-opening", type=nonneg_int, default=0, metavar="PLIES",
-                   help="random opening of PLIES stones per pair of games")
+    o.add_argument("--random-opening", type=plies_range, default=(0, 0), metavar="PLIES",
+                   help="random opening of PLIES stones per pair of games (LO-HI: a random count "
+                        "in that range for each pair)")
     o.add_argument("--seed", type=int, default=1, help="seed for random openings (default 1)")
     r = p.add_argument_group("running and output")
     r.add_argument("--concurrency", type=positive_int, default=1, help="games played at once (default 1)")
@@ -105,7 +106,7 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser) -> MatchSett
         p.error(str(exc))
     if (args.resume or args.log_io) and not args.out:
         p.error("--resume and --log-io need --out DIR")
-    if args.openings and args.random_opening:
+    if args.openings and args.random_opening[1]:
         p.error("use either --openings or --random-opening, not both")
     if args.turn_ms == 0 and args.match_ms == 0:
         p.error("--turn-ms 0 needs --match-ms: without any clock a silent engine would never lose")
@@ -118,9 +119,9 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser) -> MatchSett
             openings = tuple(tuple(o) for o in load_openings(text, config, args.openings))
         except (OSError, ValueError) as exc:
             p.error(f"--openings: {exc}")
-    if args.random_opening:
+    if args.random_opening[1]:
         try:
-            random_opening(config, args.random_opening, random.Random(0))  # fits the board?
+            random_opening(config, args.random_opening[1], random.Random(0))  # fits the board?
         except ValueError as exc:
             p.error(f"--random-opening: {exc}")
     sprt = None

@@ -47,7 +47,7 @@ class MatchSettings:
     games: int = 2
     first: int = 1
     openings: tuple[tuple[int, ...], ...] = ()
-    random_plies: int = 0
+    random_plies: int | tuple[int, int] = 0  # a count, or (lo, hi): a count per pair
     seed: int = 0
     concurrency: int = 1
     out_dir: str | None = None

@@ -107,16 +107,20 @@ def random_opening(config: GameConfig, plies: int, rng: random.Random) -> list[i
     raise ValueError(f"could not draw a {plies}-stone opening without a finished line")
 
 
-def opening_for_game(game: int, openings: list[list[int]] | None, random_plies: int,
+def opening_for_game(game: int, openings: list[list[int]] | None, random_plies: int | tuple[int, int],
                      config: GameConfig, seed: int) -> list[int]:
     """The opening of game number ``game`` (1-based): games 2j-1 and 2j share one (colours swapped).
 
-    Deterministic in ``seed`` and the game number alone, so a resumed match
-    replays the same openings.
+    ``random_plies`` is a stone count or a range ``(lo, hi)``, from which each
+    pair draws its count.  Deterministic in ``seed`` and the game number alone,
+    so a resumed match replays the same openings.
     """
     pair = (game - 1) // 2
     if openings:
         return list(openings[pair % len(openings)])
-    if random_plies > 0:
-        return random_opening(config, random_plies, random.Random(seed * 1_000_003 + pair))
+    lo, hi = (random_plies, random_plies) if isinstance(random_plies, int) else random_plies
+    rng = random.Random(seed * 1_000_003 + pair)
+    plies = lo if lo == hi else rng.randint(lo, hi)
+    if plies > 0:
+        return random_opening(config, plies, rng)
     return []

@@ -75,3 +75,27 @@ def test_games_are_paired_on_the_same_opening():
     assert r1 == opening_for_game(2, None, 3, C15, seed=9) and len(r1) == 3
     assert opening_for_game(3, None, 3, C15, seed=9) != r1 or opening_for_game(5, None, 3, C15, seed=9) != r1
     assert opening_for_game(1, None, 0, C15, 0) == []
+
+
+def test_a_range_of_opening_sizes_draws_a_count_per_pair():
+    cfg = GameConfig(15, 15, 5)
+    sizes = {len(opening_for_game(g, None, (2, 4), cfg, 7)) for g in range(1, 61)}
+    assert sizes == {2, 3, 4}
+    for g in range(1, 61, 2):  # both games of a pair share the opening
+        assert opening_for_game(g, None, (2, 4), cfg, 7) == opening_for_game(g + 1, None, (2, 4), cfg, 7)
+    # A fixed count gives the same openings as before ranges existed.
+    assert opening_for_game(3, None, 3, cfg, 7) == opening_for_game(3, None, (3, 3), cfg, 7)
+
+
+def test_plies_range_argument():
+    import argparse
+
+    import pytest
+
+    from referee.argtypes import plies_range
+
+    assert plies_range("3") == (3, 3)
+    assert plies_range("2-4") == (2, 4)
+    for bad in ("4-2", "x", "-1", "2-"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            plies_range(bad)
