@@ -175,31 +175,22 @@ def _vct(st: LineState, a: int, budget: _Budget, depth: int, threes_left: int) -
     for m, dm in st.threes(a):
         if stoppers is not None and m not in stoppers:
             continue
-        st.place(m, a)
-        try:
-            replies = _double_defences(st, d, dm) | set(st.fours(d))
-            if not replies:
-                return [m]
-            branches.append((m, sorted(replies), 1))
-        finally:
-            st.take(m)
+        replies = _threat_replies(st, a, m, dm)
+        if not replies:
+            return [m]
+        branches.append((m, replies, 1))
     if stoppers:
         # The defender answered a three with a four of its own: a quiet block keeps the
         # attack going when the three still stands (the defender must then answer it, or
         # counter again), which is how most real VCTs end.
         tried = {m for m, _, _ in branches}
         for m in sorted(stoppers - tried):
-            st.place(m, a)
-            try:
-                dm = st.double_moves(a)
-                if not dm:
-                    continue
-                replies = _double_defences(st, d, dm) | set(st.fours(d))
-                if not replies:
-                    return [m]
-                branches.append((m, sorted(replies), 0))
-            finally:
-                st.take(m)
+            replies = _threat_replies(st, a, m, None)
+            if replies is None:
+                continue
+            if not replies:
+                return [m]
+            branches.append((m, replies, 0))
     for m, replies, cost in branches:
         found = _wins_against_every_reply(
             st, a, d, m, replies, lambda: _vct(st, a, budget, depth + 1, threes_left - cost)
@@ -208,6 +199,26 @@ def _vct(st: LineState, a: int, budget: _Budget, depth: int, threes_left: int) -
             return found
     budget.failed_vct.add(key)
     return None
+
+
+def _threat_replies(st: LineState, a: int, m: int, threats: list[int] | None) -> list[int] | None:
+    """The defender's real answers once ``a`` has played ``m`` (the board is restored).
+
+    ``threats`` are ``a``'s double-threat moves after ``m`` (``None``: find them;
+    then ``None`` is returned when there are none).  The answers are the moves
+    after which ``a`` has no completion and no double-threat move left, plus the
+    defender's fours; an empty list means none holds: ``m`` wins.
+    """
+    d = 3 - a
+    st.place(m, a)
+    try:
+        if threats is None:
+            threats = st.double_moves(a)
+            if not threats:
+                return None
+        return sorted(_double_defences(st, d, threats) | set(st.fours(d)))
+    finally:
+        st.take(m)
 
 
 def _side(player: int) -> int:
@@ -232,28 +243,27 @@ def _run_vcf(st: LineState, player: int, deadline: float | None, max_nodes: int)
 # Public API ------------------------------------------------------------------------
 
 
-def winning_moves(board: Board, player: int) -> list[int]:
-    """Moves where ``player`` completes a line now, in index order."""
+def _recognised(board: Board, player: int, cells_of: Callable[[LineState, int], Sequence[int]]) -> list[int]:
+    """Compact moves, in index order, that ``cells_of(state, player)`` names (none once the game is won)."""
     p = _side(player)
     if board.winner is not None:
         return []
-    return sorted(_compact(board, LineState(board.config, board.cells).completing(p)))
+    return sorted(_compact(board, cells_of(LineState(board.config, board.cells), p)))
+
+
+def winning_moves(board: Board, player: int) -> list[int]:
+    """Moves where ``player`` completes a line now, in index order."""
+    return _recognised(board, player, LineState.completing)
 
 
 def four_moves(board: Board, player: int) -> list[int]:
     """Moves after which ``player`` has a completing cell (immediate wins excluded)."""
-    p = _side(player)
-    if board.winner is not None:
-        return []
-    return sorted(_compact(board, LineState(board.config, board.cells).fours(p)))
+    return _recognised(board, player, LineState.fours)
 
 
 def double_threat_moves(board: Board, player: int) -> list[int]:
     """Moves after which ``player`` has completing cells that one opponent stone cannot all stop."""
-    p = _side(player)
-    if board.winner is not None:
-        return []
-    return sorted(_compact(board, LineState(board.config, board.cells).double_moves(p)))
+    return _recognised(board, player, LineState.double_moves)
 
 
 def three_moves(board: Board, player: int) -> list[int]:
@@ -266,10 +276,7 @@ def three_moves(board: Board, player: int) -> list[int]:
     ``player``; for K=3, where almost any move with room qualifies, only cells
     within distance 2 of a stone are reported; none for K=2.
     """
-    p = _side(player)
-    if board.winner is not None:
-        return []
-    return sorted(_compact(board, [c for c, _ in LineState(board.config, board.cells).threes(p)]))
+    return _recognised(board, player, lambda st, p: [c for c, _ in st.threes(p)])
 
 
 def find_vcf(
@@ -576,7 +583,8 @@ class ThreatKnowledge:
 
         if to_move not in (1, 2) or len(cells) != config.padded_size:
             return None
-        work = [int(v) for v in cells]  # solvers set and clear stones: work on a private copy
+        # Solvers set and clear stones: work on a private copy (a list of ints is copied as is).
+        work = list(cells) if isinstance(cells, list) else [int(v) for v in cells]
         st = LineState(config, work)
         s, o = int(to_move), 3 - int(to_move)
         unpad = config.unpadded
@@ -596,14 +604,14 @@ class ThreatKnowledge:
         if self.defend:
             ds = _defence_cells(st, s, None, self.defence_nodes)
             if ds:
-                scores = cell_scores(config, work, s, sorted(ds))
+                scores = cell_scores(config, work, s, sorted(ds), counts=(st.cnt[1], st.cnt[2]))
                 ranked = sorted(ds, key=lambda c: (-scores.get(c, 0.0), c))
                 return Suggestion(moves=[unpad(c) for c in ranked], priors=[scores.get(c, 0.0) for c in ranked])
-        pads = []
-        for m in candidates:
-            m = int(m)
-            pads.append(config.padded(m) if 0 <= m < config.area else -1)
-        scores = cell_scores(config, work, s, [c for c in pads if c >= 0])
+        board_cells = st.geom.board_cells  # padded index of every compact move
+        area = config.area
+        pads = [board_cells[m] if 0 <= m < area else -1 for m in map(int, candidates)]
+        # The solvers above restored every stone, so the state's window counts are current.
+        scores = cell_scores(config, work, s, [c for c in pads if c >= 0], counts=(st.cnt[1], st.cnt[2]))
         return Suggestion(priors=[scores.get(c, 0.0) for c in pads])
 
 
