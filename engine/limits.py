@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 class Limits:
     """When a search must stop.  ``None`` means "no limit of this kind".
 
-    - ``playouts``: random playouts (rollouts) summed over the search.
+    - ``playouts``: random playouts (rollouts) summed over the search; a leaf
+      valued by the static evaluation instead (guided mode) counts as the
+      playouts it stands for (``rollouts_per_leaf``), so the limit works alike.
     - ``nodes``: tree nodes created in this search.
     - ``deadline``: an absolute ``time.monotonic()`` instant; the search returns
       within a few milliseconds of it.

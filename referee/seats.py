@@ -29,6 +29,15 @@ MAX_KEPT_MESSAGES = 200
 MAX_MESSAGE_CHARS = 300
 
 
+
+def win_length_lines(config: GameConfig) -> list[str]:
+    """``INFO win_length K`` (this project's extension) when K is not the protocol's default 5.
+
+    Five in a row needs no extension, and some engines (Rapfi) read an unknown
+    INFO key's value as a command, so it is only sent when it matters.
+    """
+    return [] if config.win_length == 5 else [f"INFO win_length {config.win_length}"]
+
 class Fault(Exception):
     """A seat broke the rules: it loses with this ``termination`` and ``reason``."""
 
@@ -195,7 +204,7 @@ class EngineSeat:
         # Win length and rule go before START as well, so a brain that checks the
         # board size against the win length accepts small boards.
         self._send([
-            f"INFO win_length {config.win_length}",
+            *win_length_lines(config),
             f"INFO rule {config.rule.gomocup_bits}",
             start_command(config.width, config.height),
         ], Termination.START_FAILED)
@@ -212,7 +221,7 @@ class EngineSeat:
             "INFO max_memory 0",
             "INFO game_type 1",
             f"INFO rule {config.rule.gomocup_bits}",
-            f"INFO win_length {config.win_length}",
+            *win_length_lines(config),
             "ABOUT",
         ], Termination.CRASH)
         wait_s = tc.about_ms / 1000 if self._about_wait else 0.0

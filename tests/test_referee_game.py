@@ -224,3 +224,11 @@ def test_engines_that_cannot_start_lose_by_start_failed(tmp_path, argv, msg):
     assert (r.termination, r.winner, r.moves) == ("start_failed", "engine1", [])
     assert msg in r.reason
     assert_all_gone(read_pids(pidfile))
+
+
+def test_win_length_info_is_sent_only_when_not_five(tmp_path):
+    # Five in a row is the protocol's default; some engines (Rapfi) misread unknown INFO keys.
+    _, log5 = play(tmp_path, config=GameConfig(9, 9, 5))
+    assert "INFO win_length" not in log5 and "START 9" in log5
+    _, log4 = play(tmp_path, config=SMALL)
+    assert "INFO win_length 4" in log4
