@@ -416,26 +416,27 @@ def _needs_ext(ctx: Ctx) -> int:
     return k
 
 
-@check("win-length", "win-length-win", "with INFO win_length k: a k-line win in one is taken")
-def c_wl_win(ctx: Ctx) -> str:
+def _k_answer(ctx: Ctx, make, what: str) -> tuple[int, str]:
+    """Set up the position ``make(config with k)`` in a k-line game; return (k, the answer as x,y)."""
     k = _needs_ext(ctx)
     try:
-        pos = win_in_one(GameConfig(ctx.o.width, ctx.o.height, k))
+        pos = make(GameConfig(ctx.o.width, ctx.o.height, k))
     except ValueError as exc:
         raise Skip(str(exc)) from None
     ctx.new_game(win_length=k)
-    return f"{_xy(ctx.position(pos, 'the win'))} (wins with k={k})"
+    return k, _xy(ctx.position(pos, what))
+
+
+@check("win-length", "win-length-win", "with INFO win_length k: a k-line win in one is taken")
+def c_wl_win(ctx: Ctx) -> str:
+    k, answer = _k_answer(ctx, win_in_one, "the win")
+    return f"{answer} (wins with k={k})"
 
 
 @check("win-length", "win-length-block", "with INFO win_length k: the opponent's k-line threat is blocked")
 def c_wl_block(ctx: Ctx) -> str:
-    k = _needs_ext(ctx)
-    try:
-        pos = block_four(GameConfig(ctx.o.width, ctx.o.height, k))
-    except ValueError as exc:
-        raise Skip(str(exc)) from None
-    ctx.new_game(win_length=k)
-    return f"{_xy(ctx.position(pos, 'the block'))} (blocks with k={k})"
+    k, answer = _k_answer(ctx, block_four, "the block")
+    return f"{answer} (blocks with k={k})"
 
 
 @check("win-length", "win-length-restart", "win_length lasts across RESTART (the probe is won again)")
