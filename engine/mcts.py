@@ -48,10 +48,10 @@ from typing import Callable
 
 import numpy as np
 
+from .evaluation import LineEvaluator
 from .knowledge import MoveKnowledge, Suggestion
 from .limits import Limits, SearchInfo, SearchResult
 from .options import EngineOptions
-from .evaluation import LineEvaluator
 from .rollout import RolloutKernel
 from .rules import EMPTY, Board, GameConfig, Rule
 
@@ -546,11 +546,10 @@ class Searcher:
                 boards = np.repeat(root_arr[None, :], len(paths), axis=0)
                 boards[rows, cols] = vals
                 movers_arr = np.array(movers, dtype=np.int8)
-                scores = self._leaf_scores(boards, movers_arr, R)
+                scores = self._leaf_scores(boards, movers_arr, R).tolist()
                 # An evaluated leaf counts as R playouts (its weight in the tree), so
                 # playout limits work the same with or without the static evaluation.
                 playouts += boards.shape[0] * R
-                scores = scores.tolist()
                 for path, v in zip(paths, scores):
                     self._backprop(path, v, R, False)
             if leaves:
