@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from .knowledge import MoveKnowledge
 
 MODES = ("uct", "guided")
+#: What the helper processes of a parallel search do (see ``EngineOptions.helpers``).
+HELPER_ROLES = ("tactics", "search")
 #: Defaults of ``widening`` and ``prior_bias`` in guided mode (plain UCT: both 0).
 GUIDED_WIDENING = 0.7
 GUIDED_PRIOR_BIAS = 3.0
@@ -55,6 +57,11 @@ class EngineOptions:
       guided mode): a leaf's value is ``(1 - eval_weight)`` times its
       playouts' score plus ``eval_weight`` times the static line evaluation
       of :mod:`engine.evaluation` (guided mode only).
+    - ``helpers`` (with :class:`engine.parallel.ParallelEngine`, i.e. more
+      than one thread): ``"tactics"`` (default) makes the first helper
+      process a :class:`engine.tactician.RootTactician` (deep threat checks
+      of the root) and any others searchers; ``"search"`` makes them all
+      searchers (plain root-parallel MCTS).
     - ``vcf_nodes`` / ``defence_nodes``: solver budgets of the default
       :class:`engine.threats.ThreatKnowledge` of guided mode.
     """
@@ -76,6 +83,7 @@ class EngineOptions:
     defence_nodes: int = 200
     root_share: float = 0.15
     eval_weight: float | None = None
+    helpers: str = "tactics"
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -101,6 +109,8 @@ class EngineOptions:
             object.__setattr__(self, "eval_weight", GUIDED_EVAL_WEIGHT if self.mode == "guided" else 0.0)
         if not 0.0 <= self.eval_weight <= 1.0:
             raise ValueError(f"eval_weight must be in [0, 1], got {self.eval_weight!r}")
+        if self.helpers not in HELPER_ROLES:
+            raise ValueError(f"helpers must be one of {', '.join(HELPER_ROLES)}, got {self.helpers!r}")
         if not self.prior_bias >= 0:
             raise ValueError(f"prior_bias must be >= 0, got {self.prior_bias!r}")
         if not self.widening >= 0:

@@ -1,16 +1,20 @@
-"""Root-parallel MCTS: one :class:`engine.api.Engine` here plus helper processes.
+"""Parallel search: one :class:`engine.api.Engine` here plus helper processes.
 
 :class:`ParallelEngine` has the interface of :class:`engine.api.Engine`.  Each
-search runs the local engine in the calling thread and, at the same time, the
-same search in ``workers`` helper processes, each with its own engine, tree
-and seed; then the root statistics are merged:
+search runs the local engine in the calling thread and, at the same time,
+``workers`` helper processes (:mod:`engine.helperproc`).  In guided mode the
+first helper is a :class:`engine.tactician.RootTactician` (deep threat checks
+of the root moves, see ``EngineOptions.helpers``); the others run the same
+search with their own engine, tree and seed.  Then the root statistics are
+merged:
 
 - a proven win found by any searcher is played at once (the others are told
   to stop as soon as it arrives);
 - otherwise playouts (``n``) and scores (``w``) of each root move are summed
   over all searchers and the move with the most playouts is played (ties:
   the higher mean); a move that any searcher proved to lose is never chosen
-  unless every move is; a proven draw replaces a best move scoring below a
+  unless every move is (then a searcher's own choice not proven lost is
+  played, if there is one); a proven draw replaces a best move scoring below a
   draw, as in :meth:`engine.mcts.Searcher.best_index`.
 
 Processes (``multiprocessing`` "spawn" context: the brain has threads, so
@@ -50,8 +54,6 @@ import the caller's main module); the ``pbrain-mcts`` entry points do.
 from __future__ import annotations
 
 import multiprocessing
-import os
-import queue
 import threading
 import time
 import weakref
@@ -62,6 +64,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .api import Engine
+from .helperproc import Helper, HelperFailure, helper_main, shutdown, wants_tactician
 from .limits import Limits, SearchInfo, SearchResult
 from .options import EngineOptions
 from .rules import Board, GameConfig
@@ -83,17 +86,12 @@ STOP_GRACE_S = 0.015
 #: A search with less time than this left is made by the local engine alone (a helper's
 #: answer could not arrive in time to matter).
 MIN_HELPER_S = 0.02
-#: Helpers run at this lower priority (``os.nice``): on a busy machine the calling process,
-#: which must answer on time, gets the CPU first; on idle cores it changes nothing.
-HELPER_NICE = 5
 #: How often the collector looks at ``stop`` while waiting for replies.
 POLL_S = 0.002
 #: A helper (once started) that has not answered a search this long after it should have is
 #: dropped; a search without a deadline waits at most this long (or twice the local search's
 #: time) for the helpers once the local search is over.
 UNRESPONSIVE_S = 2.0
-#: Longest wait for helpers to exit in :meth:`ParallelEngine.close` before they are killed.
-CLOSE_WAIT_S = 0.5
 
 
 def _derive_seeds(seed: int | np.random.Generator | None, count: int) -> list[Any]:
@@ -106,134 +104,6 @@ def _derive_seeds(seed: int | np.random.Generator | None, count: int) -> list[An
             for i in range(count)]
 
 
-class _HelperFailure(Exception):
-    """A helper died or misbehaved (the message says how)."""
-
-
-class _Helper:
-    """The parent's handle on one helper process."""
-
-    def __init__(self, index: int, lost: list[str]) -> None:
-        self.index = index
-        self._lost = lost  # the engine's list of lost helpers (shared)
-        self.process: Any = None
-        self.conn: Any = None
-        self.dead = False
-        self.why = ""
-        #: A search (id) whose reply has not been read yet, and when that reply was due
-        #: (``None``: no time limit, or not known yet).
-        self.pending: int | None = None
-        self.due: float | None = None
-        #: The next search must start a new game (tree) in the helper.
-        self.fresh = True
-        #: The helper has finished starting (its engine built) at least once.
-        self.ready = False
-
-    def read(self) -> tuple | None:
-        """Read one message; return ``(result, stats)`` when it answers ``pending``.
-
-        ``ready`` notices and replies to older searches are consumed here.
-        Raises ``_HelperFailure`` on EOF, garbage or an error reply.
-        """
-        try:
-            message = self.conn.recv()
-        except (EOFError, OSError) as exc:
-            raise _HelperFailure(f"died ({type(exc).__name__})") from None
-        except Exception as exc:  # noqa: BLE001 - an undecodable reply: the helper is broken
-            raise _HelperFailure(f"bad reply ({type(exc).__name__}: {exc})") from None
-        if not isinstance(message, tuple) or not message:
-            raise _HelperFailure("bad reply")
-        if message[0] == "ready":
-            self.ready = True
-            return None
-        if len(message) < 3 or message[1] != self.pending:
-            return None  # a reply to an older search
-        self.pending = None
-        self.due = None
-        self.ready = True
-        if message[0] == "error":
-            raise _HelperFailure(f"error: {message[2]}")
-        result = message[2]
-        if message[0] != "result" or len(message) != 4 or not isinstance(result, SearchResult):
-            raise _HelperFailure("bad reply")
-        return result, list(message[3])
-
-    def send(self, message: tuple) -> bool:
-        """Send a message; a failure marks the helper dead."""
-        if self.dead:
-            return False
-        try:
-            self.conn.send(message)
-            return True
-        except (OSError, ValueError, EOFError) as exc:
-            self.mark_dead(f"send failed: {type(exc).__name__}")
-            return False
-
-    def mark_dead(self, why: str) -> None:
-        """Stop using this helper (recorded once as lost) and end its process."""
-        if not self.dead:
-            self.dead = True
-            self.why = why
-            self.pending = None
-            self._lost.append(f"helper {self.index}: {why}")
-            _stop_process(self, 0.05)
-
-
-def _stop_process(helper: _Helper, wait: float) -> None:
-    """Make sure the helper's process is gone (terminate, then kill) and reaped."""
-    proc = helper.process
-    if proc is None:
-        return
-    try:
-        if proc.is_alive():
-            proc.terminate()
-            proc.join(wait)
-            if proc.is_alive():
-                proc.kill()
-                proc.join(1.0)
-        else:
-            proc.join(0)
-    except (OSError, ValueError, AssertionError):
-        pass
-    try:
-        helper.conn.close()
-    except (OSError, AttributeError):
-        pass
-
-
-def _shutdown(helpers: list[_Helper]) -> None:
-    """Close every helper: ask them to exit, wait a little, then kill the rest.
-
-    A module-level function (not a method) so that ``weakref.finalize`` can
-    run it at interpreter exit without keeping the engine alive.
-    """
-    for h in helpers:
-        if h.dead or h.conn is None:
-            continue
-        if not h.ready and h.process is not None:
-            # Still starting (importing numpy): it would read "close" only when done.
-            try:
-                h.process.terminate()
-            except (OSError, ValueError, AttributeError):
-                pass
-            continue
-        try:
-            h.conn.send(("close",))
-        except (OSError, ValueError):
-            pass
-    end = time.monotonic() + CLOSE_WAIT_S
-    for h in helpers:
-        h.why = h.why or "closed"
-        h.dead = True  # before its pipe closes: a search still running must not count it as lost
-        if h.process is None:
-            continue
-        try:
-            h.process.join(max(0.0, end - time.monotonic()))
-        except (OSError, ValueError, AssertionError):
-            pass
-        _stop_process(h, 0.1)
-
-
 class _Collector(threading.Thread):
     """Reads the helpers' replies while the local search runs.
 
@@ -241,7 +111,7 @@ class _Collector(threading.Thread):
     and stops everything early when a helper reports a proven win.
     """
 
-    def __init__(self, engine: "ParallelEngine", helpers: list[_Helper], sid: int, limits: Limits,
+    def __init__(self, engine: "ParallelEngine", helpers: list[Helper], sid: int, limits: Limits,
                  stop: threading.Event | None, local_stop: threading.Event) -> None:
         super().__init__(name="parallel-collector", daemon=True)
         self.engine = engine
@@ -319,7 +189,7 @@ class _Collector(threading.Thread):
                     continue
                 try:
                     reply = h.read()
-                except _HelperFailure as exc:
+                except HelperFailure as exc:
                     self.engine._lose(h, str(exc))
                     continue
                 if reply is not None:
@@ -360,11 +230,11 @@ class ParallelEngine:
         self.reused = False
         #: Why each helper that died, failed or stopped answering was dropped (never used again).
         self.lost_reasons: list[str] = []
-        self._helpers: list[_Helper] = [_Helper(i, self.lost_reasons) for i in range(self.workers)]
+        self._helpers: list[Helper] = [Helper(i, self.lost_reasons) for i in range(self.workers)]
         self._sid = 0
         self._busy = threading.Lock()
         self._closed = False
-        self._finalizer = weakref.finalize(self, _shutdown, self._helpers)
+        self._finalizer = weakref.finalize(self, shutdown, self._helpers)
         self._start()
 
     # ------------------------------------------------------------------ lifecycle
@@ -374,7 +244,8 @@ class ParallelEngine:
             try:
                 parent, child = ctx.Pipe(duplex=True)
                 h.conn = parent
-                proc = ctx.Process(target=_helper_main, args=(child, self.options, seed),
+                role = "tactics" if h.index == 0 and wants_tactician(self.options) else "search"
+                proc = ctx.Process(target=helper_main, args=(child, self.options, seed, role),
                                    name=f"mcts-helper-{h.index}", daemon=True)
                 proc.start()
                 h.process = proc
@@ -443,7 +314,7 @@ class ParallelEngine:
         return len(self.lost_reasons)
 
     @staticmethod
-    def _lose(h: _Helper, why: str) -> None:
+    def _lose(h: Helper, why: str) -> None:
         """Stop using a helper (counted once)."""
         h.mark_dead(why)
 
@@ -507,7 +378,7 @@ class ParallelEngine:
         self.reused = self._local.reused
         return self._merge(board, local, self._local.root_stats(), collector.replies, len(active), started)
 
-    def _ready_helpers(self) -> list[_Helper]:
+    def _ready_helpers(self) -> list[Helper]:
         """Helpers that can take a search now.
 
         Messages already waiting (late replies, ``ready`` notices) are read
@@ -527,7 +398,7 @@ class ParallelEngine:
             try:
                 while h.conn.poll(0):
                     h.read()
-            except _HelperFailure as exc:
+            except HelperFailure as exc:
                 self._lose(h, str(exc))
                 continue
             except (OSError, ValueError, EOFError) as exc:
@@ -556,7 +427,7 @@ class ParallelEngine:
                     h = next(x for x in waiting if x.conn is conn)
                     try:
                         h.read()
-                    except _HelperFailure as exc:
+                    except HelperFailure as exc:
                         self._lose(h, str(exc))
             except (OSError, ValueError):
                 for h in waiting:
@@ -582,6 +453,11 @@ class ParallelEngine:
         depth = max(r.depth for r in results)
         searchers = 1 + len(replies)
         tag = f"{searchers} of {1 + asked} searchers" if asked else "local only"
+        # Moves a helper proved lost (e.g. the tactician's VCT checks): shown in the reason.
+        local_lost = {m for m, _, _, proven in local_stats if proven == "loss"}
+        refuted = {m for _, stats in replies for m, _, _, proven in stats if proven == "loss"} - local_lost
+        if refuted:
+            tag += f", {len(refuted)} refuted by helpers"
         elapsed = time.monotonic() - started
 
         def final(r: SearchResult, **kw) -> SearchResult:
@@ -614,7 +490,14 @@ class ParallelEngine:
                              proven="win")
         ok = [m for m, e in total.items() if not e[2] and board.is_empty(m)]
         if not ok:
-            return final(local)  # no statistics, or every move proven lost: the local choice stands
+            # Every move with statistics is proven lost (or there are none): a searcher's
+            # own choice not proven lost (e.g. the tactician's best unrefuted candidate)
+            # beats the local choice; else the local choice stands.
+            spare = next((r.move for r in results if board.is_empty(r.move)
+                          and not (r.move in total and total[r.move][2])), None)
+            if spare is not None and spare != local.move:
+                return final(local, move=spare, value=0.5, visits=0, pv=[spare])
+            return final(local)
 
         def mean(m: int) -> float:
             n, w = total[m][0], total[m][1]
@@ -636,114 +519,3 @@ class ParallelEngine:
         return [move]
 
 
-# ---------------------------------------------------------------------- helper process
-def _silence() -> None:
-    """Point the helper's stdout and stderr (fds 1 and 2 and the Python objects) at /dev/null."""
-    import sys
-
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (1, 2):
-        try:
-            os.dup2(devnull, fd)
-        except OSError:
-            pass
-    os.close(devnull)
-    sink = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
-    sys.stdout = sys.stderr = sink
-
-
-def _helper_main(conn: Any, options: EngineOptions, seed: int | None) -> None:
-    """Body of a helper process: serve searches from ``conn`` until told to close or orphaned.
-
-    A listener thread reads the pipe so that a ``stop`` reaches the running
-    search at once; EOF (the parent closed or died) ends the process.
-    """
-    _silence()
-    import signal
-
-    try:
-        os.nice(HELPER_NICE)
-    except (OSError, AttributeError):
-        pass
-
-    # Ctrl-C in a terminal reaches the whole process group: the parent decides, then closes us.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    inbox: "queue.Queue[tuple]" = queue.Queue()
-    stops: dict[int, threading.Event] = {}
-    lock = threading.Lock()
-
-    def listen() -> None:
-        while True:
-            try:
-                message = conn.recv()
-            except BaseException:  # noqa: BLE001 - EOF, a broken pipe or garbage: the parent is gone
-                os._exit(0)
-            kind = message[0] if isinstance(message, tuple) and message else None
-            if kind == "close":
-                os._exit(0)
-            if kind == "prepare":
-                inbox.put((message, None))
-            elif kind == "search":
-                event = threading.Event()
-                with lock:
-                    for old in stops.values():
-                        old.set()  # a newer search supersedes any older one
-                    stops.clear()
-                    stops[message[1]] = event
-                inbox.put((message, event))
-            elif kind == "stop":
-                with lock:
-                    event = stops.get(message[1])
-                if event is not None:
-                    event.set()
-
-    threading.Thread(target=listen, name="helper-listener", daemon=True).start()
-    rng = np.random.default_rng(seed)
-    engine: Engine | None = None
-    while True:
-        message, event = inbox.get()
-        if message[0] == "prepare":
-            try:
-                engine = _warm_engine(engine, message[1], options, rng)
-            except Exception:  # noqa: BLE001 - a real search will report the problem
-                engine = None
-            try:
-                conn.send(("ready",))
-            except BaseException:  # noqa: BLE001 - the parent is gone
-                os._exit(0)
-            continue
-        _, sid, board, wl, fresh = message
-        if event.is_set() and not inbox.empty():
-            continue  # superseded before it started: the parent no longer waits for it
-        try:
-            if engine is None or engine.config != board.config:
-                engine = Engine(board.config, options, seed=rng)
-            elif fresh:
-                engine.new_game()
-            deadline = None
-            if wl["remaining"] is not None:
-                left = float(wl["remaining"])
-                transit = min(max(0.0, time.time() - float(wl["sent"])), left)
-                deadline = time.monotonic() + left - transit
-            limits = Limits(playouts=wl["playouts"], nodes=wl["nodes"], deadline=deadline,
-                            max_tree_nodes=wl["max_tree_nodes"])
-            result = engine.search(board, limits, stop=event)
-            reply: tuple = ("result", sid, result, engine.root_stats())
-        except Exception as exc:  # noqa: BLE001 - reported to the parent, which stops using us
-            reply = ("error", sid, f"{type(exc).__name__}: {exc}")
-        with lock:
-            stops.pop(sid, None)
-        try:
-            conn.send(reply)
-        except BaseException:  # noqa: BLE001 - the parent is gone
-            os._exit(0)
-
-
-def _warm_engine(engine: Engine | None, config: GameConfig, options: EngineOptions, rng) -> Engine:
-    """The helper's engine for a new game of ``config``: built if needed, its caches warmed
-    by a tiny search of the empty board, its tree then forgotten."""
-    if engine is None or engine.config != config:
-        engine = Engine(config, options, seed=rng)
-        engine.search(Board(config), Limits(nodes=2))
-    engine.new_game()
-    return engine

@@ -280,10 +280,14 @@ def test_merge_rules():
     # A move proven lost by one searcher is never chosen while another is not.
     res = _merge(local, [(m1, 100, 60, None), (m2, 5, 2, None)],
                  [(SearchResult(move=m2), [(m1, 50, 0, "loss")])])
-    assert res.move == m2
+    assert res.move == m2 and "1 refuted by helpers" in res.reason
     # Every move lost: the local choice stands.
     res = _merge(local, [(m1, 100, 0, "loss")], [(SearchResult(move=m2), [(m2, 9, 0, "loss")])])
     assert res.move == m1
+    # Every move with statistics lost, but a searcher's own choice is not: it is played
+    # (the tactician's best unrefuted candidate).
+    res = _merge(local, [(m1, 100, 0, "loss")], [(SearchResult(move=m3), [(m2, 0, 0, "loss")])])
+    assert res.move == m3 and res.visits == 0
     # A proven win from a helper is played.
     res = _merge(local, [(m1, 100, 60, None)],
                  [(SearchResult(move=m3, proven="win", value=1.0, pv=[m3]), [(m3, 8, 8, "win")])])
