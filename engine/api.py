@@ -25,6 +25,15 @@ from .threats import ThreatKnowledge
 __all__ = ["Engine", "EngineOptions", "best_move"]
 
 
+def require_playable(board: Board, config: GameConfig) -> None:
+    """The checks every searcher makes first: raise ``ValueError`` when ``board``
+    is for another configuration than ``config`` or the game is over."""
+    if board.config != config:
+        raise ValueError(f"board is {board.config.label}, engine is {config.label}")
+    if board.is_over:
+        raise ValueError("the game is over: no legal move")
+
+
 class Engine:
     """Plays one game at a time, keeping its search tree between moves.
 
@@ -82,10 +91,7 @@ class Engine:
         opponent has a VCT are dropped before the tree search.
         """
         started = time.monotonic()
-        if board.config != self.config:
-            raise ValueError(f"board is {board.config.label}, engine is {self.config.label}")
-        if board.is_over:
-            raise ValueError("the game is over: no legal move")
+        require_playable(board, self.config)
         self.reused = self._searcher.set_root(board)
         if self._root_threats:
             won = self._root_tactics(board, limits, started)

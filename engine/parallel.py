@@ -63,7 +63,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .api import Engine
+from .api import Engine, require_playable
 from .helperproc import Helper, HelperFailure, helper_main, shutdown, wants_tactician
 from .limits import Limits, SearchInfo, SearchResult
 from .options import EngineOptions
@@ -334,10 +334,7 @@ class ParallelEngine:
         playout count of the move.
         """
         started = time.monotonic()
-        if board.config != self.config:
-            raise ValueError(f"board is {board.config.label}, engine is {self.config.label}")
-        if board.is_over:
-            raise ValueError("the game is over: no legal move")
+        require_playable(board, self.config)
         if not self._busy.acquire(blocking=False):
             raise RuntimeError("ParallelEngine: one search at a time")
         try:

@@ -27,6 +27,7 @@ import threading
 import time
 from typing import Callable
 
+from .api import require_playable
 from .limits import Limits, SearchInfo, SearchResult
 from .options import EngineOptions
 from .rules import Board, GameConfig
@@ -80,10 +81,7 @@ class RootTactician:
         finished game or another configuration.
         """
         started = time.monotonic()
-        if board.config != self.config:
-            raise ValueError(f"board is {board.config.label}, engine is {self.config.label}")
-        if board.is_over:
-            raise ValueError("the game is over: no legal move")
+        require_playable(board, self.config)
         self._stats = []
         work = board.copy()  # the solvers set and clear stones in place
         me = int(work.to_move)
