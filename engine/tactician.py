@@ -43,7 +43,9 @@ OWN_THREES = 3
 CANDIDATES = 24
 #: ``(solver nodes per move, threes allowed)`` of each pass over the candidates still safe.
 PASSES = ((1500, 2), (8000, 3))
-#: Budgets when the search has node or playout limits but no deadline (reproducible).
+#: Budgets when the search has node or playout limits but no deadline (reproducible, and
+#: about as long as the main search's own root check, so that the merge need not wait).
+UNTIMED_OWN_NODES = 20_000
 UNTIMED_PASSES = ((1500, 2),)
 
 
@@ -95,7 +97,8 @@ class RootTactician:
             if stopped():
                 break
             kwargs = {"max_threes": OWN_THREES} if finder is find_vct else {}
-            line = finder(work, me, deadline=own_deadline, max_nodes=OWN_NODES, **kwargs)
+            budget = OWN_NODES if deadline is not None else UNTIMED_OWN_NODES
+            line = finder(work, me, deadline=own_deadline, max_nodes=budget, **kwargs)
             if line:
                 return SearchResult(move=line[0], value=1.0, pv=list(line), elapsed=time.monotonic() - started,
                                     proven="win", reason=reason)
