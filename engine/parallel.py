@@ -43,7 +43,7 @@ stop); it simply gets the next search, which supersedes the old one.  A
 helper that dies, raises or stops answering never breaks a search: its reply
 is skipped, the merge uses the others (at worst the local result) and the
 helper is not used again (``lost_workers`` counts them).  Helpers run at a
-lower priority (``HELPER_NICE``) so that on a busy machine the calling
+lower priority (:data:`engine.helperproc.HELPER_NICE`) so that on a busy machine the calling
 process keeps its deadline.
 
 As with any "spawn" user, a script that creates a ``ParallelEngine`` must
