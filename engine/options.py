@@ -9,6 +9,8 @@ from .knowledge import MoveKnowledge
 MODES = ("uct", "guided")
 #: What the helper processes of a parallel search do (see ``EngineOptions.helpers``).
 HELPER_ROLES = ("tactics", "search")
+#: Move priors of guided mode's threat knowledge (see ``EngineOptions.priors``).
+PRIOR_KINDS = ("windows", "shapes")
 #: Defaults of ``widening`` and ``prior_bias`` in guided mode (plain UCT: both 0).
 GUIDED_WIDENING = 0.7
 GUIDED_PRIOR_BIAS = 3.0
@@ -64,6 +66,10 @@ class EngineOptions:
       searchers (plain root-parallel MCTS).
     - ``vcf_nodes`` / ``defence_nodes``: solver budgets of the default
       :class:`engine.threats.ThreatKnowledge` of guided mode.
+    - ``priors``: the move priors of that knowledge: ``"windows"`` (default,
+      :func:`engine.patterns.cell_scores`) or ``"shapes"`` (the fitted shape
+      priors of :mod:`engine.shapes`: they rank a strong engine's move higher
+      but cost half the nodes a second, and played weaker; see README).
     """
 
     mode: str = "uct"
@@ -84,17 +90,22 @@ class EngineOptions:
     root_share: float = 0.15
     eval_weight: float | None = None
     helpers: str = "tactics"
+    priors: str = "windows"
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {self.mode!r}")
+        if self.priors not in PRIOR_KINDS:
+            raise ValueError(f"priors must be one of {', '.join(PRIOR_KINDS)}, got {self.priors!r}")
         if self.mode == "guided" and self.knowledge is None:
             # The threat module is the default knowledge of guided mode; imported here so
             # plain "uct" searches never pay for it.
             from .threats import ThreatKnowledge
 
             object.__setattr__(
-                self, "knowledge", ThreatKnowledge(vcf_nodes=self.vcf_nodes, defence_nodes=self.defence_nodes)
+                self,
+                "knowledge",
+                ThreatKnowledge(vcf_nodes=self.vcf_nodes, defence_nodes=self.defence_nodes, priors=self.priors),
             )
         if not self.exploration >= 0:
             raise ValueError(f"exploration must be >= 0, got {self.exploration!r}")

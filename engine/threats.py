@@ -37,7 +37,9 @@ from __future__ import annotations
 import time
 from typing import Callable, Sequence
 
+from .options import PRIOR_KINDS
 from .patterns import LineState, cell_scores
+from .shapes import shape_scores
 from .rules import EMPTY, Board, GameConfig, Rule
 
 #: Default budget of solver nodes for :func:`find_vcf`.
@@ -566,16 +568,24 @@ class ThreatKnowledge:
     2. the opponent has a completion: the moves that stop it;
     3. the opponent threatens a double threat or a VCF: only the defence set
        (see :func:`defence_set`, ``defence_nodes`` per solver run), best first;
-    4. otherwise the searcher's candidates, with pattern priors.
+    4. otherwise the searcher's candidates, with pattern priors: window
+       scores (:func:`engine.patterns.cell_scores`) or, with
+       ``priors="shapes"``, the fitted shape priors of :mod:`engine.shapes`.
 
     Budgets are counted in solver nodes, not time, so a seeded search stays
     reproducible.  The caller's ``cells`` are copied, never modified.
     """
 
-    def __init__(self, vcf_nodes: int = 500, defence_nodes: int = 200, defend: bool = True) -> None:
+    def __init__(
+        self, vcf_nodes: int = 500, defence_nodes: int = 200, defend: bool = True, priors: str = "windows"
+    ) -> None:
         self.vcf_nodes = max(1, int(vcf_nodes))
         self.defence_nodes = max(1, int(defence_nodes))
         self.defend = defend
+        if priors not in PRIOR_KINDS:
+            raise ValueError(f"priors must be one of {', '.join(PRIOR_KINDS)}, got {priors!r}")
+        # Both have the signature of cell_scores with explicit cells and counts.
+        self._scores = shape_scores if priors == "shapes" else cell_scores
 
     def suggest(self, config: GameConfig, cells: Sequence[int], to_move: int, candidates: Sequence[int]):
         """A :class:`engine.knowledge.Suggestion` for this position, or ``None`` to keep the defaults."""
@@ -604,14 +614,14 @@ class ThreatKnowledge:
         if self.defend:
             ds = _defence_cells(st, s, None, self.defence_nodes)
             if ds:
-                scores = cell_scores(config, work, s, sorted(ds), counts=(st.cnt[1], st.cnt[2]))
+                scores = self._scores(config, work, s, sorted(ds), counts=(st.cnt[1], st.cnt[2]))
                 ranked = sorted(ds, key=lambda c: (-scores.get(c, 0.0), c))
                 return Suggestion(moves=[unpad(c) for c in ranked], priors=[scores.get(c, 0.0) for c in ranked])
         board_cells = st.geom.board_cells  # padded index of every compact move
         area = config.area
         pads = [board_cells[m] if 0 <= m < area else -1 for m in map(int, candidates)]
         # The solvers above restored every stone, so the state's window counts are current.
-        scores = cell_scores(config, work, s, [c for c in pads if c >= 0], counts=(st.cnt[1], st.cnt[2]))
+        scores = self._scores(config, work, s, [c for c in pads if c >= 0], counts=(st.cnt[1], st.cnt[2]))
         return Suggestion(priors=[scores.get(c, 0.0) for c in pads])
 
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from engine.api import Engine, EngineOptions
-from engine.evaluation import LineEvaluator
+from engine.evaluation import OPPONENT_WEIGHTS, OWN_WEIGHTS, TEMPO, LineEvaluator
 from engine.limits import Limits
 from engine.rules import Board, GameConfig
 
@@ -20,11 +20,11 @@ def _boards(config, *stone_lists):
 CFG = GameConfig.square(15, 5)
 
 
-def test_empty_board_is_even():
+def test_empty_board_is_worth_the_tempo_to_either_side():
     ev = LineEvaluator(CFG)
-    v = ev.values(_boards(CFG, []), np.array([1]))
-    # The side to move on an empty board: nothing to score, exactly 0.5.
-    assert v[0] == pytest.approx(0.5)
+    v = ev.values(_boards(CFG, [], []), np.array([1, 2]))
+    # Nothing to score: only having the move counts, the same for both colours.
+    assert v[0] == pytest.approx(v[1]) == pytest.approx(1.0 / (1.0 + np.exp(-TEMPO)))
 
 
 def test_more_and_fuller_live_windows_score_higher():
@@ -32,11 +32,22 @@ def test_more_and_fuller_live_windows_score_higher():
     two = [((7, 7), 1), ((8, 7), 1)]
     three = two + [((9, 7), 1)]
     blocked_three = three + [((6, 7), 2), ((10, 7), 2)]
-    s = ev.scores(_boards(CFG, two, three, blocked_three))
-    assert s[1, 0] > s[0, 0] > 0
+    v = ev.values(_boards(CFG, two, three, blocked_three), np.array([1, 1, 1]))
+    assert v[1] > v[0] > 0.5
     # Blocking both ends kills the horizontal windows: the three is worth less than open.
-    assert s[2, 0] < s[1, 0]
-    assert s[2, 1] > 0 and s[1, 1] == 0
+    assert v[2] < v[1]
+    # The same stones seen by the opponent, to move: worse for it the stronger they are.
+    w = ev.values(_boards(CFG, two, three), np.array([2, 2]))
+    assert w[1] < w[0]
+
+
+def test_weights_depend_on_stones_missing_not_on_k():
+    # A window one stone short of K weighs the same for every K.
+    for k in (4, 5, 6):
+        ev = LineEvaluator(GameConfig.square(9, k))
+        assert ev.own[k - 2] == pytest.approx(OWN_WEIGHTS[2])
+        assert ev.opponent[k - 1] == pytest.approx(OPPONENT_WEIGHTS[1])
+        assert ev.own[0] == ev.own[k] == 0.0  # empty and full windows count for nothing
 
 
 def test_value_is_from_the_side_to_move_and_symmetric():
