@@ -136,20 +136,6 @@ def feature_indices(
     return np.concatenate([attack, defence], axis=1)
 
 
-def cell_features(
-    config: GameConfig,
-    cells: Sequence[int],
-    player: int,
-    candidates: Sequence[int],
-    counts: tuple[Sequence[int], Sequence[int]] | None = None,
-) -> np.ndarray:
-    """The same features dense: ``(len(candidates), FEATURES)`` counts."""
-    idx = feature_indices(config, cells, player, candidates, counts)
-    out = np.zeros((idx.shape[0], FEATURES))
-    np.add.at(out, (np.repeat(np.arange(idx.shape[0]), idx.shape[1]), idx.ravel()), 1.0)
-    return out
-
-
 #: Factor on the fitted logits in :func:`shape_scores`.  The fitted softmax is sharp (the
 #: second-best cell typically gets 0.43 of the best one's weight, the fifth 0.09); the tree's
 #: progressive bias and widening were tuned on flatter priors (0.93, 0.55), and a quarter

@@ -57,8 +57,10 @@ def test_features_and_gathered_scores_agree():
     b = _board([((7, 7), 1), ((8, 8), 2), ((8, 7), 1), ((6, 6), 2), ((9, 7), 1)])
     cells = [c for c in geometry(CFG).board_cells if b.cells[c] == 0][:80]
     s = int(b.to_move)
-    feats = shapes.cell_features(CFG, b.cells, s, cells)
-    assert feats.shape == (len(cells), shapes.FEATURES)
+    idx = shapes.feature_indices(CFG, b.cells, s, cells)
+    assert idx.shape == (len(cells), 10)
+    feats = np.zeros((len(cells), shapes.FEATURES))
+    np.add.at(feats, (np.repeat(np.arange(len(cells)), 10), idx.ravel()), 1.0)
     # Four directions counted per side, and one strongest pair per side.
     assert np.all(feats[:, : shapes.CLASSES].sum(axis=1) == 4)
     assert np.all(feats[:, shapes.CLASSES : shapes.SIDE_FEATURES].sum(axis=1) == 1)
