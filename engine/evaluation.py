@@ -21,7 +21,7 @@ the evaluation of Rapfi 0.43 (classical evaluation, 100,000 nodes), mapped to
 a winning chance by ``sigmoid(eval / 200)`` (a mate is 0 or 1).  On a fifth
 of them held out from the fit the fitted weights predict who is better in
 82 % of positions, the former hand-set weights in 73 % (see the README's
-strength figures for the commands).  Positions never have a live four for
+figures and docs/TUNING.md for the commands).  Positions never have a live four for
 the side to move in such games (it would have won), so that weight is set by
 hand: it is a win in one move.
 

@@ -260,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"priors, held out ({len(held)} positions):")
     print("  pattern scores :", rank_report(held, lambda f, old: old))
     try:
-        engine_w = shapes._weights()
+        engine_w = shapes.fitted_weights()
         print("  engine shapes  :", rank_report(held, lambda f, old: engine_w[f].sum(axis=1)))
     except ImportError:
         print("  engine shapes  : (no engine/shape_weights.py yet)")

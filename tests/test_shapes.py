@@ -64,7 +64,7 @@ def test_features_and_gathered_scores_agree():
     # Four directions counted per side, and one strongest pair per side.
     assert np.all(feats[:, : shapes.CLASSES].sum(axis=1) == 4)
     assert np.all(feats[:, shapes.CLASSES : shapes.SIDE_FEATURES].sum(axis=1) == 1)
-    logits = (feats * shapes._weights()).sum(axis=1)
+    logits = (feats * shapes.fitted_weights()).sum(axis=1)
     scores = shapes.shape_scores(CFG, b.cells, s, cells)
     expected = np.exp((logits - logits.max()) * shapes.SHARPNESS)
     assert np.allclose([scores[c] for c in cells], expected)
