@@ -315,16 +315,27 @@ def find_vct(
     budget exhausted) but the attacker may also play up to ``max_threes``
     threes along a line; each three lets the defender pick any real defence,
     all of which are refuted.  Much more expensive than a VCF: give a deadline.
+
+    The search deepens one three at a time (1, 2, ... ``max_threes``, one
+    budget for all): a depth-first search allowed many threes at once can
+    spend its whole budget in one hopeless branch while a line with fewer
+    threes elsewhere goes unseen (measured on positions from games against
+    pela: a two-three win found in 0.3 s by deepening was missed in 3 s when
+    three threes were allowed from the start).
     """
     p = _side(player)
     if board.winner is not None or board.is_full:
         return None
     st = LineState(board.config, board.cells)
+    budget = _Budget(max_nodes, deadline)
     try:
-        line = _vct(st, p, _Budget(max_nodes, deadline), 0, max(0, max_threes))
+        for threes in range(1, max(1, max_threes) + 1):
+            line = _vct(st, p, budget, 0, threes if max_threes > 0 else 0)
+            if line is not None:
+                return _compact(board, line)
     except _Abort:
         return None
-    return None if line is None else _compact(board, line)
+    return None
 
 
 def _near_lines(st: LineState, cell: int, reach: int) -> list[int]:

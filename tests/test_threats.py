@@ -658,3 +658,24 @@ def test_three_moves_match_brute_force(cfg, stones):
         checked += 1
         assert set(threats.three_moves(b, X)) == expect
     assert checked >= 3
+
+
+def test_vct_deepens_one_three_at_a_time():
+    # From a game against pela (15x15, X to move): X wins with two threes starting (9, 2).
+    # Allowed three threes from the start, the depth-first search used to spend more than
+    # 100,000 solver nodes in hopeless branches without finding it; deepening finds it in
+    # about 20,000.
+    cfg = GameConfig.square(15, 5)
+    moves = [(6, 8), (6, 7), (5, 7), (5, 8), (7, 6), (7, 7), (6, 6), (4, 6), (8, 7), (9, 6), (8, 9), (8, 10),
+             (8, 5), (8, 4), (9, 8), (10, 9), (8, 8), (8, 6), (7, 10), (6, 11), (9, 5), (7, 5), (10, 8), (7, 8),
+             (9, 4), (10, 7), (11, 5), (12, 5), (9, 3), (10, 3)]
+    b = Board(cfg)
+    for x, y in moves:
+        b.play(cfg.move(x, y))
+    before = snapshot(b)
+    assert threats.find_vcf(b, X) is None
+    line = threats.find_vct(b, X, max_nodes=30000, max_threes=3)
+    assert snapshot(b) == before
+    assert line is not None and line[0] == cfg.move(9, 2)
+    assert threats.find_vct(b, X, max_nodes=30000, max_threes=2) == line
+    assert threats.find_vct(b, X, max_nodes=30000, max_threes=1) is None

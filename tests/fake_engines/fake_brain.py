@@ -15,6 +15,8 @@ asked for):
   --no-about          never answer ABOUT
   --trailing          append "<TAB>Value: 0.42" to every move
   --messages N        print N MESSAGE/DEBUG lines (one holding a coordinate) before each move
+  --eval-mate-from N  print "MESSAGE ... Eval <v>" before each move, like Rapfi: "+M1" (the side
+                      to move wins) once the board holds N stones or more, else the stone count
   --big-message       print a 100 kB MESSAGE line before each move
   --drop-ms MS        like Rapfi: a command arriving within MS of our last move is
                       dropped (answered "ERROR Unknown command") and forgotten
@@ -43,6 +45,7 @@ def main() -> None:
     ap.add_argument("--no-about", action="store_true")
     ap.add_argument("--trailing", action="store_true")
     ap.add_argument("--messages", type=int, default=0)
+    ap.add_argument("--eval-mate-from", type=int, default=0)
     ap.add_argument("--big-message", action="store_true")
     ap.add_argument("--drop-ms", type=float, default=0)
     ap.add_argument("--spawn-child", action="store_true")
@@ -79,6 +82,8 @@ def main() -> None:
             say(f"MESSAGE thinking {i} best 7,7" if i % 2 == 0 else f"DEBUG depth {i}")
         if a.big_message:
             say("MESSAGE " + "z" * 100_000)
+        if a.eval_mate_from:
+            say(f"MESSAGE depth 3 Eval {'+M1' if len(stones) >= a.eval_mate_from else len(stones)}")
         if n == a.crash_at:
             sys.exit(3)
         if n == a.hang_at:
