@@ -1,0 +1,83 @@
+"""tools/conversion.py: finding won positions in records and checking the engine keeps them."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.api import EngineOptions
+
+TOOLS = Path(__file__).resolve().parent.parent / "tools"
+sys.path.insert(0, str(TOOLS))
+import conversion  # noqa: E402
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "conversion-15x15.json"
+
+
+def _record(moves, first=1, opening=0):
+    return {"game": 1, "first": first, "moves": moves, "opening": opening, "width": 9, "height": 9, "win_length": 4}
+
+
+QUIET = [[0, 0], [8, 8], [0, 8], [8, 0], [2, 4], [6, 4], [4, 1], [4, 7], [1, 1], [7, 7]]
+
+
+def test_collect_keeps_the_first_wins_of_engine1_only():
+    asked = []
+
+    def judge(moves, size):
+        asked.append(len(moves))
+        return "+M9" if len(moves) >= 4 else "-12"
+
+    # engine1 moved first: it is to move at even plies; the judge sees a win from ply 4 on.
+    found = conversion.collect([_record(QUIET)], judge, per_game=2)
+    assert [p["ply"] for p in found] == [4, 6]
+    assert all(n % 2 == 0 for n in asked)
+    assert found[0]["moves"] == QUIET[:4] and found[0]["eval"] == "+M9"
+    # As the second player (odd plies), and one position per game.
+    assert [p["ply"] for p in conversion.collect([_record(QUIET, first=2)], judge, per_game=1)] == [5]
+
+
+def test_collect_skips_positions_with_a_vcf():
+    # On 9x9 k4, X's open two at ply 4 is a VCF (the open three it makes is a double threat),
+    # and at ply 6 X can complete a line: neither is asked about or kept.
+    moves = [[3, 4], [0, 0], [4, 4], [0, 8], [5, 4], [8, 0], [6, 4], [1, 1]]
+    asked = []
+    found = conversion.collect([_record(moves)], lambda m, s: asked.append(len(m)) or "+M3", per_game=5)
+    assert [p["ply"] for p in found] == [0, 2] and asked == [0, 2]
+
+
+def test_run_counts_moves_that_keep_the_win():
+    # X to move can complete four in a row at (6, 4) or (2, 4); the judge calls the win kept
+    # only after one of those.
+    won = {"width": 9, "height": 9, "win_length": 4, "moves": [[3, 4], [0, 0], [4, 4], [0, 8], [5, 4], [8, 0]]}
+
+    def judge(moves, size):
+        return "-M1" if moves[-1] in ([6, 4], [2, 4]) else "35"
+
+    kept, reasons = conversion.run([won, won], judge, EngineOptions(mode="guided"), ms=100)
+    assert kept == 2 and sum(reasons.values()) == 2
+    kept, _ = conversion.run([won], lambda m, s: "+M1", EngineOptions(mode="guided"), ms=100)
+    assert kept == 0  # the judge says the opponent wins now: the win was not kept
+
+
+def test_options_are_parsed_to_their_field_types():
+    assert conversion.parse_option("root_share=0.6") == ("root_share", 0.6)
+    assert conversion.parse_option("vcf_nodes=2000") == ("vcf_nodes", 2000)
+    assert conversion.parse_option("reuse_tree=no") == ("reuse_tree", False)
+    with pytest.raises(AttributeError):
+        conversion.parse_option("no_such_option=1")
+
+
+@pytest.mark.skipif(not DATA.exists(), reason="conversion positions not present")
+def test_shipped_positions_are_won_for_the_side_to_move_and_not_trivial():
+    from engine.rules import GameConfig
+    from engine.threats import find_vcf
+
+    positions = json.loads(DATA.read_text())
+    assert len(positions) >= 100
+    for pos in positions[:20]:
+        cfg = GameConfig(pos["width"], pos["height"], pos["win_length"])
+        board = conversion.replay(cfg, pos["moves"])
+        assert pos["eval"].startswith("+M") and not board.is_over
+        assert not board.winning_cells(board.to_move) and find_vcf(board, int(board.to_move), max_nodes=2000) is None

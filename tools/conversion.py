@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Does the engine keep a won position?  A fast measure of the weakness matches showed.
+
+Against pela, this engine held a forced win (by Rapfi's judgement) in 80 of
+180 games and won 33 of them (README, Strength).  Matches take hours to show
+a change in that; this takes minutes:
+
+    # 1. positions where engine1 was to move with a forced win that is not a VCF
+    python tools/conversion.py collect --engine /path/to/pbrain-rapfi --out wins.json \\
+        matches/*/results.jsonl
+    # 2. the engine's move in each, at 1 s, judged again: is the win still there?
+    python tools/conversion.py run --engine /path/to/pbrain-rapfi wins.json \\
+        [--ms 1000] [--option root_share=0.6 ...]
+
+``collect`` keeps, per game, the first ``--per-game`` such positions (the
+moments a win appeared), skipping positions with a completion on the board or
+a VCF that :func:`engine.threats.find_vcf` finds (the root search plays those
+at once).  ``run`` searches each with :class:`engine.api.Engine` (guided
+mode; ``--option`` sets :class:`engine.api.EngineOptions` fields), and asks
+the judge about the position after the move: a forced loss for the opponent
+(``-M``) means the win was kept.  It prints the count kept and how the
+searches ended (``vct``: the root threat search proved the win itself).
+``data/conversion-15x15.json`` holds the 137 positions the README's figures use.
+The judging brain is not part of this project (docs/TUNING.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+from judge_games import MATE, score
+from label_positions import Brain
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.api import Engine, EngineOptions  # noqa: E402
+from engine.limits import Limits  # noqa: E402
+from engine.rules import Board, GameConfig  # noqa: E402
+from engine.threats import find_vcf  # noqa: E402
+
+
+def replay(config: GameConfig, moves) -> Board:
+    """The board after ``moves`` ([x, y] pairs, first player first)."""
+    board = Board(config)
+    for x, y in moves:
+        board.play(config.move(x, y))
+    return board
+
+
+def collect(records: list[dict], ask, per_game: int = 2) -> list[dict]:
+    """Positions of ``records`` where engine1, to move, holds a forced win by ``ask(moves, size)``."""
+    out = []
+    for rec in records:
+        cfg = GameConfig(rec["width"], rec["height"], rec["win_length"])
+        moves = rec["moves"]
+        mine = 0 if rec.get("first", 1) == 1 else 1
+        found = 0
+        for ply in range(int(rec.get("opening", 0)), len(moves) - 1):
+            if ply % 2 != mine or found >= per_game:
+                continue
+            board = replay(cfg, moves[:ply])
+            if board.winning_cells(board.to_move) or board.winning_cells(board.to_move.other):
+                continue
+            if find_vcf(board, int(board.to_move), max_nodes=20000):
+                continue
+            verdict = ask(moves[:ply], (cfg.width, cfg.height))
+            if score(verdict) == MATE:
+                found += 1
+                out.append({"game": rec.get("game"), "ply": ply, "eval": verdict, "width": cfg.width,
+                            "height": cfg.height, "win_length": cfg.win_length, "moves": moves[:ply]})
+    return out
+
+
+def run(positions: list[dict], ask, options: EngineOptions, ms: int, seed: int = 1) -> tuple[int, Counter]:
+    """(how many wins the engine's move kept, how its searches ended) over ``positions``."""
+    kept = 0
+    reasons: Counter = Counter()
+    for pos in positions:
+        cfg = GameConfig(pos["width"], pos["height"], pos["win_length"])
+        board = replay(cfg, pos["moves"])
+        result = Engine(cfg, options, seed=seed).search(board, Limits.movetime(ms))
+        reasons[result.reason] += 1
+        after = pos["moves"] + [list(cfg.xy(result.move))]
+        if score(ask(after, (cfg.width, cfg.height))) == -MATE:
+            kept += 1
+    return kept, reasons
+
+
+def parse_option(text: str) -> tuple[str, object]:
+    """``name=value`` for an EngineOptions field, the value converted to the field's type."""
+    name, _, value = text.partition("=")
+    default = getattr(EngineOptions(mode="guided"), name.strip())
+    if isinstance(default, bool):
+        return name.strip(), value.strip().lower() in ("1", "true", "yes", "on")
+    return name.strip(), type(default)(value)
+
+
+class Judge:
+    """One judging brain per board size, answering ``(moves, (width, height)) -> Eval text``."""
+
+    def __init__(self, command: str, nodes: int) -> None:
+        self.command = command.split()
+        self.nodes = nodes
+        self.brains: dict[tuple[int, int], Brain] = {}
+
+    def __call__(self, moves, size) -> str | None:
+        if size not in self.brains:
+            self.brains[size] = Brain(self.command, self.nodes, *size)
+        return self.brains[size].label(moves)[1]
+
+    def close(self) -> None:
+        for brain in self.brains.values():
+            brain.close()
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("collect", help="find won positions in referee records")
+    c.add_argument("records", nargs="+")
+    c.add_argument("--out", required=True)
+    c.add_argument("--per-game", type=int, default=2)
+    r = sub.add_parser("run", help="play the engine in each won position and judge its move")
+    r.add_argument("positions")
+    r.add_argument("--ms", type=int, default=1000)
+    r.add_argument("--option", action="append", default=[], help="EngineOptions field=value (repeatable)")
+    for p in (c, r):
+        p.add_argument("--engine", required=True, help="judging brain command (split on spaces)")
+        p.add_argument("--nodes", type=int, default=30_000)
+    args = ap.parse_args(argv)
+    judge = Judge(args.engine, args.nodes)
+    try:
+        if args.command == "collect":
+            records = []
+            for path in args.records:
+                with open(path, encoding="utf-8") as f:
+                    records += [json.loads(t) for t in f if t.strip()]
+            found = collect(records, judge, args.per_game)
+            Path(args.out).write_text(json.dumps(found) + "\n", encoding="utf-8")
+            print(f"{len(found)} positions from {len(records)} games -> {args.out}")
+        else:
+            positions = json.loads(Path(args.positions).read_text(encoding="utf-8"))
+            options = EngineOptions(mode="guided", **dict(parse_option(o) for o in args.option))
+            kept, reasons = run(positions, judge, options, args.ms)
+            ends = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items()))
+            print(f"kept the win in {kept} of {len(positions)} positions ({100 * kept / max(1, len(positions)):.1f} %); searches ended: {ends}")
+    finally:
+        judge.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
