@@ -329,8 +329,8 @@ def find_vct(
     st = LineState(board.config, board.cells)
     budget = _Budget(max_nodes, deadline)
     try:
-        for threes in range(1, max(1, max_threes) + 1):
-            line = _vct(st, p, budget, 0, threes if max_threes > 0 else 0)
+        for threes in range(1, max_threes + 1) if max_threes > 0 else (0,):
+            line = _vct(st, p, budget, 0, threes)
             if line is not None:
                 return _compact(board, line)
     except _Abort:

@@ -32,8 +32,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from judge_games import MATE, score
-from label_positions import Brain
+from judge_games import MATE, Judge, score
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -97,24 +96,6 @@ def parse_option(text: str) -> tuple[str, object]:
     if isinstance(default, bool):
         return name.strip(), value.strip().lower() in ("1", "true", "yes", "on")
     return name.strip(), type(default)(value)
-
-
-class Judge:
-    """One judging brain per board size, answering ``(moves, (width, height)) -> Eval text``."""
-
-    def __init__(self, command: str, nodes: int) -> None:
-        self.command = command.split()
-        self.nodes = nodes
-        self.brains: dict[tuple[int, int], Brain] = {}
-
-    def __call__(self, moves, size) -> str | None:
-        if size not in self.brains:
-            self.brains[size] = Brain(self.command, self.nodes, *size)
-        return self.brains[size].label(moves)[1]
-
-    def close(self) -> None:
-        for brain in self.brains.values():
-            brain.close()
 
 
 def main(argv=None) -> int:

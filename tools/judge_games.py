@@ -107,6 +107,24 @@ def summary(verdicts: list[Verdict]) -> str:
     return "\n".join(lines)
 
 
+class Judge:
+    """The judging brain, one process per board size: ``judge(moves, (width, height))`` is its Eval text."""
+
+    def __init__(self, command: str, nodes: int) -> None:
+        self.command = command.split()
+        self.nodes = nodes
+        self.brains: dict[tuple[int, int], Brain] = {}
+
+    def __call__(self, moves, size: tuple[int, int]) -> str | None:
+        if size not in self.brains:
+            self.brains[size] = Brain(self.command, self.nodes, *size)
+        return self.brains[size].label(moves)[1]
+
+    def close(self) -> None:
+        for brain in self.brains.values():
+            brain.close()
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("records", nargs="+", help="referee results.jsonl files")
@@ -114,7 +132,7 @@ def main(argv=None) -> int:
     ap.add_argument("--nodes", type=int, default=30_000, help="INFO max_node for every position")
     ap.add_argument("--player", choices=("engine1", "engine2"), default="engine1")
     args = ap.parse_args(argv)
-    brains: dict[tuple[int, int], Brain] = {}
+    judge = Judge(args.engine, args.nodes)
     verdicts = []
     try:
         for path in args.records:
@@ -124,14 +142,11 @@ def main(argv=None) -> int:
                         continue
                     rec = json.loads(text)
                     size = (rec["width"], rec["height"])
-                    if size not in brains:
-                        brains[size] = Brain(args.engine.split(), args.nodes, *size)
-                    verdict = judge_game(rec, args.player, lambda moves, b=brains[size]: b.label(moves)[1])
+                    verdict = judge_game(rec, args.player, lambda moves: judge(moves, size))
                     verdicts.append(verdict)
                     print(verdict.line(), flush=True)
     finally:
-        for b in brains.values():
-            b.close()
+        judge.close()
     print(summary(verdicts))
     return 0
 
