@@ -32,7 +32,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from judge_games import MATE, Judge, score
+from judge_games import MATE, Judge, read_records, score
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -59,7 +59,9 @@ def collect(records: list[dict], ask, per_game: int = 2) -> list[dict]:
         mine = 0 if rec.get("first", 1) == 1 else 1
         found = 0
         for ply in range(int(rec.get("opening", 0)), len(moves) - 1):
-            if ply % 2 != mine or found >= per_game:
+            if found >= per_game:
+                break
+            if ply % 2 != mine:
                 continue
             board = replay(cfg, moves[:ply])
             if board.winning_cells(board.to_move) or board.winning_cells(board.to_move.other):
@@ -116,10 +118,7 @@ def main(argv=None) -> int:
     judge = Judge(args.engine, args.nodes)
     try:
         if args.command == "collect":
-            records = []
-            for path in args.records:
-                with open(path, encoding="utf-8") as f:
-                    records += [json.loads(t) for t in f if t.strip()]
+            records = list(read_records(args.records))
             found = collect(records, judge, args.per_game)
             Path(args.out).write_text(json.dumps(found) + "\n", encoding="utf-8")
             print(f"{len(found)} positions from {len(records)} games -> {args.out}")

@@ -107,6 +107,15 @@ def summary(verdicts: list[Verdict]) -> str:
     return "\n".join(lines)
 
 
+def read_records(paths):
+    """The game records of referee ``results.jsonl`` files, in order (blank lines skipped)."""
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for text in f:
+                if text.strip():
+                    yield json.loads(text)
+
+
 class Judge:
     """The judging brain, one process per board size: ``judge(moves, (width, height))`` is its Eval text."""
 
@@ -135,16 +144,11 @@ def main(argv=None) -> int:
     judge = Judge(args.engine, args.nodes)
     verdicts = []
     try:
-        for path in args.records:
-            with open(path, encoding="utf-8") as f:
-                for text in f:
-                    if not text.strip():
-                        continue
-                    rec = json.loads(text)
-                    size = (rec["width"], rec["height"])
-                    verdict = judge_game(rec, args.player, lambda moves: judge(moves, size))
-                    verdicts.append(verdict)
-                    print(verdict.line(), flush=True)
+        for rec in read_records(args.records):
+            size = (rec["width"], rec["height"])
+            verdict = judge_game(rec, args.player, lambda moves: judge(moves, size))
+            verdicts.append(verdict)
+            print(verdict.line(), flush=True)
     finally:
         judge.close()
     print(summary(verdicts))
