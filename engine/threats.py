@@ -122,12 +122,9 @@ def _vcf(st: LineState, a: int, budget: _Budget, depth: int) -> list[int] | None
     stoppers = set(st.killers(d, wd)) if wd else None
     deeper: list[tuple[int, list[int]]] = []
     # First pass: a four that also stops the defender and leaves an unstoppable threat wins at once.
-    for m in st.four_candidates(a):
+    for m, _, replies in st.four_options(a):
         if stoppers is not None and m not in stoppers:
             continue  # the defender would just complete its own line
-        w, replies = st.four_replies(m, a)
-        if not w:
-            continue
         if not replies:
             return [m]
         deeper.append((m, replies))
@@ -169,11 +166,9 @@ def _vct(st: LineState, a: int, budget: _Budget, depth: int, threes_left: int) -
     # Branches: (attacker move, defender replies, threes used); fours first, they cost nothing.
     branches: list[tuple[int, list[int], int]] = []
     stoppers = set(st.killers(d, wd)) if wd else None
-    for m in st.four_candidates(a):
+    for m, _, replies in st.four_options(a):
         if stoppers is None or m in stoppers:
-            w, replies = st.four_replies(m, a)
-            if w:
-                branches.append((m, replies, 0))
+            branches.append((m, replies, 0))
     for m, dm in st.threes(a):
         if stoppers is not None and m not in stoppers:
             continue

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from engine import threats
-from engine.patterns import geometry, window_counts
+from engine.patterns import LineState, geometry, window_counts
 from engine.rules import Board, GameConfig, Player, Rule
 
 X, O = 1, 2
@@ -208,6 +208,30 @@ def test_recognition_matches_brute_force(cfg, stones):
             assert set(threats.four_moves(b, p)) == bf_fours(b, p)
             assert set(threats.double_threat_moves(b, p)) == bf_doubles(b, p)
         assert snapshot(b) == before
+
+
+@pytest.mark.parametrize("cfg,stones", BRUTE_CONFIGS, ids=lambda v: v.label if isinstance(v, GameConfig) else str(v))
+def test_four_options_agree_with_four_replies(cfg, stones):
+    """The one-pass four list the solvers use (a fast path under freestyle) says of every cell
+    exactly what asking that cell alone says, and every four is a brute-force four."""
+    rng = random.Random(3 + sum(map(ord, cfg.label)))
+    seen = doubles = 0
+    for _ in range(12):
+        b = random_position(cfg, rng, stones, rng.choice((X, O)))
+        st = LineState(cfg, b.cells)
+        for p in (X, O):
+            if st.completing(p):
+                continue
+            slow = []
+            for c in st.four_candidates(p):
+                w, replies = st.four_replies(c, p)
+                if w:
+                    slow.append((c, w, replies))
+            assert st.four_options(p) == slow
+            assert {cfg.unpadded(c) for c, _, _ in slow} == bf_fours(b, p)
+            seen += len(slow)
+            doubles += sum(1 for _, _, r in slow if not r)
+    assert seen >= 5 and doubles >= 1  # the sample must exercise fours and double threats
 
 
 VCF_CONFIGS = [(GameConfig(7, 7, 4, r), 10) for r in ALL_RULES] + [(GameConfig(8, 6, 5, r), 12) for r in ALL_RULES]
