@@ -454,7 +454,7 @@ class LineState:
         """Padded cells after which ``p`` has a completing cell (immediate wins excluded)."""
         now = self.completing(p)
         if not now:
-            return [c for c in self.four_candidates(p) if self.completions_if(c, p)]
+            return [c for c, _, _ in self.four_options(p)]
         out = []
         for c in self.four_candidates(p):
             if c in now:
