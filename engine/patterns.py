@@ -367,43 +367,12 @@ class LineState:
         found.sort()
         return found
 
-    def completions_if(self, cell: int, p: int) -> list[int]:
-        """Completing cells ``p`` would have after playing the empty ``cell``, given it has none now.
-
-        Under freestyle this reads the window counts without touching the board:
-        each window through ``cell`` holding ``K-2`` of ``p``'s stones and no
-        opponent stone leaves exactly one other empty cell, which then completes.
-        """
-        if not self.freestyle:
-            self.place(cell, p)
-            try:
-                return self.new_completions(cell, p)
-            finally:
-                self.take(cell)
-        target = self.k - 2
-        mine, theirs = self.cnt[p], self.cnt[3 - p]
-        cells = self.cells
-        windows = self.geom.windows
-        found = []
-        for w in self.geom.cell_windows[cell]:
-            if mine[w] == target and theirs[w] == 0:
-                for c in windows[w]:
-                    if c != cell and cells[c] == EMPTY:
-                        if c not in found:
-                            found.append(c)
-                        break
-        found.sort()
-        return found
-
     def four_replies(self, cell: int, p: int) -> tuple[list[int], list[int]]:
         """``(completions, stopping replies)`` if ``p``, having no completing cell now, played ``cell``.
 
         An empty ``completions`` means ``cell`` is no four; empty ``replies``
         with completions means a double threat.
         """
-        if self.config.rule is not Rule.CARO:
-            w = self.completions_if(cell, p)
-            return w, (w if len(w) == 1 else [])
         self.place(cell, p)
         try:
             w = self.new_completions(cell, p)
