@@ -27,17 +27,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from conversion import replay  # noqa: E402
 from engine.rules import Board, GameConfig  # noqa: E402
 from engine.threats import find_vct  # noqa: E402
 
 
 def board_of(position: dict) -> Board:
     """The board of a conversion position (``moves`` as [x, y] pairs, first player first)."""
-    cfg = GameConfig(position["width"], position["height"], position["win_length"])
-    board = Board(cfg)
-    for x, y in position["moves"]:
-        board.play(cfg.move(x, y))
-    return board
+    return replay(GameConfig(position["width"], position["height"], position["win_length"]), position["moves"])
 
 
 def prove_all(positions: list[dict], ms: float | None, nodes: int, threes: int, out=None) -> dict:
