@@ -1,0 +1,866 @@
+/*
+ * engine._threatcore: the freestyle VCF/VCT solver of engine/threats.py, in C.
+ *
+ * The threat solver is where guided search spends most of its time (about two
+ * thirds of a middle-game search under the profiler), and in Python it reaches
+ * some 40,000 solver nodes a second.  This module runs the same search -- the
+ * same candidate order, the same node counting, the same transposition sets
+ * keyed by the same Zobrist hashes -- so for a given node budget it returns
+ * exactly the line the Python solver returns (tests/test_threatcore.py checks
+ * this on thousands of positions).  Only the freestyle rule with K >= 4 is
+ * handled here; everything else stays on the Python path, which remains the
+ * reference and the fallback when this extension was not built.
+ *
+ * Vocabulary as in engine/threats.py.  Cells are padded indices; a window is
+ * K consecutive on-board cells; hot[p] holds the windows with no opponent
+ * stone and at least K-2 stones of p (the only windows fours live in).
+ *
+ * The solver touches no Python object between reading its arguments and
+ * building its answer, so it runs with the GIL released.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_DEPTH 120 /* threats.MAX_VCF_DEPTH */
+
+/* ------------------------------------------------------------------------ */
+/* Geometry: the window tables of one board configuration (a Python object). */
+
+typedef struct {
+    PyObject_HEAD
+    int npad;       /* padded cells */
+    int k;          /* win length */
+    int nwin;       /* windows */
+    int *win;       /* nwin * k padded cells, in line order */
+    int *cw_start;  /* npad + 1 offsets into cw */
+    int *cw;        /* window ids through each cell */
+    uint64_t *zob;  /* 2 keys per padded cell */
+} GeomObject;
+
+static void geom_dealloc(GeomObject *g) {
+    free(g->win);
+    free(g->cw_start);
+    free(g->cw);
+    free(g->zob);
+    Py_TYPE(g)->tp_free((PyObject *)g);
+}
+
+static int geom_init(GeomObject *g, PyObject *args, PyObject *kwds) {
+    int npad, k;
+    PyObject *windows, *zobrist;
+    static char *kwlist[] = {"npad", "k", "windows", "zobrist", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOO", kwlist, &npad, &k, &windows, &zobrist))
+        return -1;
+    PyObject *wseq = PySequence_Fast(windows, "windows must be a sequence");
+    if (!wseq) return -1;
+    PyObject *zseq = PySequence_Fast(zobrist, "zobrist must be a sequence");
+    if (!zseq) { Py_DECREF(wseq); return -1; }
+    Py_ssize_t nwin = PySequence_Fast_GET_SIZE(wseq);
+    if (npad <= 0 || k < 2 || PySequence_Fast_GET_SIZE(zseq) != npad) {
+        PyErr_SetString(PyExc_ValueError, "bad geometry sizes");
+        goto fail;
+    }
+    g->npad = npad;
+    g->k = k;
+    g->nwin = (int)nwin;
+    g->win = malloc(sizeof(int) * (size_t)(nwin * k + 1));
+    g->cw_start = calloc((size_t)npad + 1, sizeof(int));
+    g->cw = malloc(sizeof(int) * (size_t)(nwin * k + 1));
+    g->zob = malloc(sizeof(uint64_t) * 2 * (size_t)npad);
+    if (!g->win || !g->cw_start || !g->cw || !g->zob) { PyErr_NoMemory(); goto fail; }
+    for (Py_ssize_t w = 0; w < nwin; w++) {
+        PyObject *cells = PySequence_Fast(PySequence_Fast_GET_ITEM(wseq, w), "window must be a sequence");
+        if (!cells) goto fail;
+        if (PySequence_Fast_GET_SIZE(cells) != k) {
+            Py_DECREF(cells);
+            PyErr_SetString(PyExc_ValueError, "window of the wrong length");
+            goto fail;
+        }
+        for (int j = 0; j < k; j++) {
+            long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(cells, j));
+            if (c < 0 || c >= npad) {
+                Py_DECREF(cells);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "window cell out of range");
+                goto fail;
+            }
+            g->win[w * k + j] = (int)c;
+            g->cw_start[c + 1]++;
+        }
+        Py_DECREF(cells);
+    }
+    for (int c = 0; c < npad; c++) g->cw_start[c + 1] += g->cw_start[c];
+    {
+        int *fill = malloc(sizeof(int) * (size_t)npad);
+        if (!fill) { PyErr_NoMemory(); goto fail; }
+        memcpy(fill, g->cw_start, sizeof(int) * (size_t)npad);
+        /* Window ids ascending per cell, as Geometry.cell_windows lists them. */
+        for (int w = 0; w < nwin; w++)
+            for (int j = 0; j < k; j++) g->cw[fill[g->win[w * k + j]]++] = w;
+        free(fill);
+    }
+    for (int c = 0; c < npad; c++) {
+        PyObject *pair = PySequence_Fast(PySequence_Fast_GET_ITEM(zseq, c), "zobrist entry must be a pair");
+        if (!pair) goto fail;
+        if (PySequence_Fast_GET_SIZE(pair) != 2) {
+            Py_DECREF(pair);
+            PyErr_SetString(PyExc_ValueError, "zobrist entry must be a pair");
+            goto fail;
+        }
+        for (int j = 0; j < 2; j++) {
+            unsigned long long z = PyLong_AsUnsignedLongLongMask(PySequence_Fast_GET_ITEM(pair, j));
+            if (PyErr_Occurred()) { Py_DECREF(pair); goto fail; }
+            g->zob[2 * c + j] = (uint64_t)z;
+        }
+        Py_DECREF(pair);
+    }
+    Py_DECREF(wseq);
+    Py_DECREF(zseq);
+    return 0;
+fail:
+    Py_DECREF(wseq);
+    Py_DECREF(zseq);
+    return -1;
+}
+
+static PyTypeObject GeomType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "engine._threatcore.Geometry",
+    .tp_doc = "Geometry(npad, k, windows, zobrist): window tables of one board configuration.",
+    .tp_basicsize = sizeof(GeomObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)geom_init,
+    .tp_dealloc = (destructor)geom_dealloc,
+};
+
+/* ------------------------------------------------------------------------ */
+/* Small growable int vectors and sets of failed positions.                  */
+
+typedef struct { int *v; int n, cap; } IVec;
+
+typedef struct S S;
+static void oom(S *s);
+
+static void iv_free(IVec *a) { free(a->v); a->v = NULL; a->n = a->cap = 0; }
+
+static int iv_push(S *s, IVec *a, int x) {
+    if (a->n == a->cap) {
+        int cap = a->cap ? 2 * a->cap : 16;
+        int *v = realloc(a->v, sizeof(int) * (size_t)cap);
+        if (!v) { oom(s); return 0; }
+        a->v = v;
+        a->cap = cap;
+    }
+    a->v[a->n++] = x;
+    return 1;
+}
+
+static int cmp_int(const void *x, const void *y) {
+    int a = *(const int *)x, b = *(const int *)y;
+    return (a > b) - (a < b);
+}
+
+static void sort_unique(IVec *a) {
+    if (a->n < 2) return;
+    if (a->n <= 24) {
+        for (int i = 1; i < a->n; i++) {
+            int x = a->v[i], j = i - 1;
+            while (j >= 0 && a->v[j] > x) { a->v[j + 1] = a->v[j]; j--; }
+            a->v[j + 1] = x;
+        }
+    } else {
+        qsort(a->v, (size_t)a->n, sizeof(int), cmp_int);
+    }
+    int m = 1;
+    for (int i = 1; i < a->n; i++)
+        if (a->v[i] != a->v[m - 1]) a->v[m++] = a->v[i];
+    a->n = m;
+}
+
+static int iv_has(const IVec *a, int x) {
+    for (int i = 0; i < a->n; i++)
+        if (a->v[i] == x) return 1;
+    return 0;
+}
+
+/* Open-addressing set of (hash, tag) pairs: the solver's "no win here" memory. */
+typedef struct { uint64_t *key; int *tag; unsigned char *used; size_t cap, n; } HSet;
+
+static size_t hs_slot(const HSet *h, uint64_t key, int tag) {
+    uint64_t x = key ^ ((uint64_t)(unsigned)tag * 0x9E3779B97F4A7C15ULL);
+    x ^= x >> 31;
+    size_t i = (size_t)x & (h->cap - 1);
+    while (h->used[i] && !(h->key[i] == key && h->tag[i] == tag)) i = (i + 1) & (h->cap - 1);
+    return i;
+}
+
+static int hs_has(const HSet *h, uint64_t key, int tag) {
+    if (!h->cap) return 0;
+    return h->used[hs_slot(h, key, tag)];
+}
+
+static int hs_grow(HSet *h) {
+    size_t cap = h->cap ? 2 * h->cap : 1024;
+    HSet n = {calloc(cap, sizeof(uint64_t)), calloc(cap, sizeof(int)), calloc(cap, 1), cap, 0};
+    if (!n.key || !n.tag || !n.used) { free(n.key); free(n.tag); free(n.used); return 0; }
+    for (size_t i = 0; i < h->cap; i++)
+        if (h->used[i]) {
+            size_t j = hs_slot(&n, h->key[i], h->tag[i]);
+            n.used[j] = 1; n.key[j] = h->key[i]; n.tag[j] = h->tag[i]; n.n++;
+        }
+    free(h->key); free(h->tag); free(h->used);
+    *h = n;
+    return 1;
+}
+
+static void hs_free(HSet *h) { free(h->key); free(h->tag); free(h->used); memset(h, 0, sizeof *h); }
+
+/* ------------------------------------------------------------------------ */
+/* Solver state: LineState plus the budget of one run.                       */
+
+struct S {
+    const GeomObject *g;
+    int k;
+    signed char *cells;
+    short *cnt[3];      /* cnt[p][w]: stones of p in window w */
+    int *hot[3];        /* hot windows of p, unordered */
+    int nhot[3];
+    int *hotpos[3];     /* index in hot[p], or -1 */
+    uint64_t hash;
+    long long nodes, max_nodes;
+    double deadline;    /* on this module's clock; < 0: none */
+    int aborted;        /* 1: budget spent, 2: out of memory */
+    HSet failed, failed_vct;
+};
+
+static void oom(S *s) { s->aborted = 2; }
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static inline void hot_set(S *s, int p, int w, int want) {
+    int at = s->hotpos[p][w];
+    if (want && at < 0) {
+        s->hotpos[p][w] = s->nhot[p];
+        s->hot[p][s->nhot[p]++] = w;
+    } else if (!want && at >= 0) {
+        int last = s->hot[p][--s->nhot[p]];
+        s->hot[p][at] = last;
+        s->hotpos[p][last] = at;
+        s->hotpos[p][w] = -1;
+    }
+}
+
+/* Keep hot[q] = {w : cnt[3-q][w] == 0 and cnt[q][w] >= K-2} for both sides. */
+static inline void hot_refresh(S *s, int w) {
+    int lo = s->k - 2;
+    hot_set(s, 1, w, s->cnt[2][w] == 0 && s->cnt[1][w] >= lo);
+    hot_set(s, 2, w, s->cnt[1][w] == 0 && s->cnt[2][w] >= lo);
+}
+
+static void place(S *s, int cell, int p) {
+    const GeomObject *g = s->g;
+    s->cells[cell] = (signed char)p;
+    s->hash ^= g->zob[2 * cell + p - 1];
+    for (int i = g->cw_start[cell]; i < g->cw_start[cell + 1]; i++) {
+        int w = g->cw[i];
+        s->cnt[p][w]++;
+        hot_refresh(s, w);
+    }
+}
+
+static void take(S *s, int cell) {
+    const GeomObject *g = s->g;
+    int p = s->cells[cell];
+    s->cells[cell] = 0;
+    s->hash ^= g->zob[2 * cell + p - 1];
+    for (int i = g->cw_start[cell]; i < g->cw_start[cell + 1]; i++) {
+        int w = g->cw[i];
+        s->cnt[p][w]--;
+        hot_refresh(s, w);
+    }
+}
+
+static int tick(S *s) {
+    s->nodes++;
+    if (s->nodes > s->max_nodes) { s->aborted = 1; return 0; }
+    if (s->deadline >= 0 && (s->nodes & 31) == 1 && now_seconds() > s->deadline) { s->aborted = 1; return 0; }
+    return 1;
+}
+
+/* Empty cells of the hot windows of p holding `count` stones, sorted. */
+static void empties_with(S *s, int p, int count, IVec *out) {
+    const GeomObject *g = s->g;
+    int k = s->k;
+    out->n = 0;
+    for (int i = 0; i < s->nhot[p]; i++) {
+        int w = s->hot[p][i];
+        if (s->cnt[p][w] != count) continue;
+        const int *win = g->win + w * k;
+        for (int j = 0; j < k; j++)
+            if (s->cells[win[j]] == 0 && !iv_push(s, out, win[j])) return;
+    }
+    sort_unique(out);
+}
+
+/* LineState.completing: cells where p completes a line now. */
+static void completing(S *s, int p, IVec *out) { empties_with(s, p, s->k - 1, out); }
+
+/* LineState.new_completions (freestyle): completing cells in the windows through `cell`. */
+static int has_new_completion(S *s, int cell, int p) {
+    const GeomObject *g = s->g;
+    int k = s->k;
+    for (int i = g->cw_start[cell]; i < g->cw_start[cell + 1]; i++) {
+        int w = g->cw[i];
+        if (s->cnt[p][w] == k - 1 && s->cnt[3 - p][w] == 0) return 1;
+    }
+    return 0;
+}
+
+/* LineState.four_options (freestyle): every four of p, who has no completing cell.
+ * `edges` gets (cell << 16 | completion) sorted and unique: the options are its runs
+ * of equal cell, the completions their low halves (one completion: the only reply;
+ * two or more: a double threat). */
+static void four_edges(S *s, int p, IVec *edges) {
+    const GeomObject *g = s->g;
+    int k = s->k;
+    edges->n = 0;
+    for (int i = 0; i < s->nhot[p]; i++) {
+        int w = s->hot[p][i];
+        if (s->cnt[p][w] != k - 2) continue;
+        const int *win = g->win + w * k;
+        int e[2], ne = 0;
+        for (int j = 0; j < k; j++)
+            if (s->cells[win[j]] == 0) {
+                if (ne < 2) e[ne] = win[j];
+                ne++;
+            }
+        if (ne != 2) continue;
+        if (!iv_push(s, edges, (e[0] << 16) | e[1]) || !iv_push(s, edges, (e[1] << 16) | e[0])) return;
+    }
+    sort_unique(edges);
+}
+
+/* Run [i, *end) of equal cells in edges; returns the cell. */
+static inline int run_of(const IVec *edges, int i, int *end) {
+    int c = edges->v[i] >> 16, j = i + 1;
+    while (j < edges->n && (edges->v[j] >> 16) == c) j++;
+    *end = j;
+    return c;
+}
+
+/* LineState.double_moves. */
+static void double_moves(S *s, int p, IVec *out) {
+    IVec now = {0};
+    out->n = 0;
+    completing(s, p, &now);
+    if (!now.n) {
+        IVec edges = {0};
+        four_edges(s, p, &edges);
+        for (int i = 0, j; i < edges.n; i = j) {
+            int c = run_of(&edges, i, &j);
+            if (j - i >= 2 && !iv_push(s, out, c)) break;
+        }
+        iv_free(&edges);
+    } else {
+        IVec cand = {0}, w = {0};
+        empties_with(s, p, s->k - 2, &cand);
+        for (int i = 0; i < cand.n && !s->aborted; i++) {
+            int c = cand.v[i];
+            if (iv_has(&now, c)) continue;
+            place(s, c, p);
+            completing(s, p, &w);
+            take(s, c);
+            if (w.n >= 2) iv_push(s, out, c);
+        }
+        iv_free(&cand);
+        iv_free(&w);
+    }
+    iv_free(&now);
+}
+
+/* LineState.fours. */
+static void fours(S *s, int p, IVec *out) {
+    IVec now = {0};
+    out->n = 0;
+    completing(s, p, &now);
+    if (!now.n) {
+        IVec edges = {0};
+        four_edges(s, p, &edges);
+        for (int i = 0, j; i < edges.n; i = j)
+            if (!iv_push(s, out, run_of(&edges, i, &j))) break;
+        iv_free(&edges);
+    } else {
+        IVec cand = {0}, w = {0};
+        empties_with(s, p, s->k - 2, &cand);
+        for (int i = 0; i < cand.n && !s->aborted; i++) {
+            int c = cand.v[i];
+            if (iv_has(&now, c)) continue;
+            place(s, c, p);
+            completing(s, p, &w);
+            take(s, c);
+            if (w.n && !iv_push(s, out, c)) break;
+        }
+        iv_free(&cand);
+        iv_free(&w);
+    }
+    iv_free(&now);
+}
+
+/* threats._double_defences: moves of side `sd` after which the other side has
+ * no completion and no double-threat move left.  Sorted. */
+static void double_defences(S *s, int sd, const IVec *threats, IVec *out) {
+    const GeomObject *g = s->g;
+    int k = s->k, o = 3 - sd;
+    IVec cand = {0}, spoil = {0}, tmp = {0};
+    out->n = 0;
+    for (int t = 0; t < threats->n; t++) {
+        int c0 = threats->v[t];
+        spoil.n = 0;
+        if (!iv_push(s, &spoil, c0)) goto done;
+        for (int i = g->cw_start[c0]; i < g->cw_start[c0 + 1]; i++) {
+            int w = g->cw[i];
+            if (s->cnt[sd][w] != 0 || s->cnt[o][w] != k - 2) continue;
+            const int *win = g->win + w * k;
+            for (int j = 0; j < k; j++)
+                if (s->cells[win[j]] == 0 && !iv_push(s, &spoil, win[j])) goto done;
+        }
+        sort_unique(&spoil);
+        if (t == 0) {
+            IVec sw = cand; cand = spoil; spoil = sw;
+        } else {
+            tmp.n = 0;
+            for (int a = 0, b = 0; a < cand.n && b < spoil.n;) {
+                if (cand.v[a] < spoil.v[b]) a++;
+                else if (cand.v[a] > spoil.v[b]) b++;
+                else { if (!iv_push(s, &tmp, cand.v[a])) goto done; a++; b++; }
+            }
+            IVec sw = cand; cand = tmp; tmp = sw;
+        }
+        if (!cand.n) goto done;
+    }
+    {
+        IVec w = {0};
+        for (int i = 0; i < cand.n && !s->aborted; i++) {
+            int m = cand.v[i];
+            place(s, m, sd);
+            completing(s, o, &w);
+            int holds = !w.n;
+            if (holds) {
+                double_moves(s, o, &w);
+                holds = !w.n;
+            }
+            take(s, m);
+            if (holds && !iv_push(s, out, m)) break;
+        }
+        iv_free(&w);
+    }
+done:
+    iv_free(&cand);
+    iv_free(&spoil);
+    iv_free(&tmp);
+}
+
+/* threats._threat_replies: the defender's real answers once `a` has played m.
+ * `threats` NULL: find a's double-threat moves; returns 0 ("None") if there are none.
+ * Otherwise 1, with the sorted answers in out (empty: m wins). */
+static int threat_replies(S *s, int a, int m, const IVec *threats, IVec *out) {
+    int d = 3 - a;
+    IVec found = {0}, def = {0}, fr = {0};
+    int result = 1;
+    out->n = 0;
+    place(s, m, a);
+    if (!threats) {
+        double_moves(s, a, &found);
+        if (!found.n) { result = 0; goto done; }
+        threats = &found;
+    }
+    double_defences(s, d, threats, &def);
+    fours(s, d, &fr);
+    for (int i = 0; i < def.n; i++) if (!iv_push(s, out, def.v[i])) goto done;
+    for (int i = 0; i < fr.n; i++) if (!iv_push(s, out, fr.v[i])) goto done;
+    sort_unique(out);
+done:
+    take(s, m);
+    iv_free(&found);
+    iv_free(&def);
+    iv_free(&fr);
+    return result;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Lines and the search.                                                     */
+
+typedef struct { int n; int v[]; } Line;
+
+static Line *line_one(S *s, int m) {
+    Line *l = malloc(sizeof(Line) + sizeof(int));
+    if (!l) { oom(s); return NULL; }
+    l->n = 1;
+    l->v[0] = m;
+    return l;
+}
+
+/* [m, r] + sub; frees sub. */
+static Line *line_prefix(S *s, int m, int r, Line *sub) {
+    Line *l = malloc(sizeof(Line) + sizeof(int) * (size_t)(sub->n + 2));
+    if (!l) { free(sub); oom(s); return NULL; }
+    l->n = sub->n + 2;
+    l->v[0] = m;
+    l->v[1] = r;
+    memcpy(l->v + 2, sub->v, sizeof(int) * (size_t)sub->n);
+    free(sub);
+    return l;
+}
+
+static Line *vcf(S *s, int a, int depth);
+static Line *vct(S *s, int a, int depth, int threes_left);
+
+/* threats._wins_against_every_reply: a plays m; the line holds only if the search
+ * (VCF when threes < 0, else VCT with `threes` left) wins after every reply. */
+static Line *and_step(S *s, int a, int m, const int *replies, int nr, int depth, int threes) {
+    int d = 3 - a;
+    Line *line = NULL;
+    place(s, m, a);
+    for (int i = 0; i < nr; i++) {
+        place(s, replies[i], d);
+        Line *sub = threes < 0 ? vcf(s, a, depth + 1) : vct(s, a, depth + 1, threes);
+        take(s, replies[i]);
+        if (!sub) { free(line); line = NULL; break; }
+        if (!line) {
+            line = line_prefix(s, m, replies[i], sub);
+            if (!line) break;
+        } else {
+            free(sub);
+        }
+    }
+    take(s, m);
+    return line;
+}
+
+static Line *vcf(S *s, int a, int depth) {
+    if (!tick(s)) return NULL;
+    int d = 3 - a;
+    IVec w = {0}, edges = {0};
+    Line *found = NULL;
+    completing(s, a, &w);
+    if (w.n) { found = line_one(s, w.v[0]); goto done; }
+    if (depth >= MAX_DEPTH) goto done;
+    uint64_t key = s->hash;
+    if (hs_has(&s->failed, key, 0)) goto done;
+    completing(s, d, &w);
+    int stopper = -1;
+    if (w.n) {
+        if (w.n >= 2) goto fail; /* the defender completes a line whatever the fours */
+        stopper = w.v[0];
+    }
+    four_edges(s, a, &edges);
+    if (s->aborted) goto done;
+    /* First pass: a four that leaves an unstoppable threat wins at once. */
+    for (int i = 0, j; i < edges.n; i = j) {
+        int m = run_of(&edges, i, &j);
+        if (stopper >= 0 && m != stopper) continue;
+        if (j - i >= 2) { found = line_one(s, m); goto done; }
+    }
+    for (int i = 0, j; i < edges.n; i = j) {
+        int m = run_of(&edges, i, &j);
+        if (stopper >= 0 && m != stopper) continue;
+        int reply = edges.v[i] & 0xFFFF;
+        found = and_step(s, a, m, &reply, 1, depth, -1);
+        if (found || s->aborted) goto done;
+    }
+fail:
+    if (hs_has(&s->failed, key, 0)) goto done;
+    if (s->failed.n * 2 >= s->failed.cap && !hs_grow(&s->failed)) { oom(s); goto done; }
+    {
+        size_t slot = hs_slot(&s->failed, key, 0);
+        s->failed.used[slot] = 1; s->failed.key[slot] = key; s->failed.tag[slot] = 0; s->failed.n++;
+    }
+done:
+    iv_free(&w);
+    iv_free(&edges);
+    return found;
+}
+
+typedef struct { int m, cost; IVec replies; } Branch;
+typedef struct { int m; IVec dm; } Three;
+
+static void add_failed_vct(S *s, uint64_t key, int threes) {
+    if (hs_has(&s->failed_vct, key, threes)) return;
+    if (s->failed_vct.n * 2 >= s->failed_vct.cap && !hs_grow(&s->failed_vct)) { oom(s); return; }
+    size_t slot = hs_slot(&s->failed_vct, key, threes);
+    s->failed_vct.used[slot] = 1; s->failed_vct.key[slot] = key; s->failed_vct.tag[slot] = threes;
+    s->failed_vct.n++;
+}
+
+/* LineState.threes, restricted to `only` when only >= 0 (other cells would be discarded). */
+static int threes_of(S *s, int p, int only, Three **out) {
+    const GeomObject *g = s->g;
+    int k = s->k, target = k - 3, n = 0, cap = 0;
+    IVec cand = {0}, w = {0};
+    *out = NULL;
+    for (int wi = 0; wi < g->nwin; wi++) {
+        if (s->cnt[p][wi] != target || s->cnt[3 - p][wi] != 0) continue;
+        const int *win = g->win + wi * k;
+        for (int j = 0; j < k; j++)
+            if (s->cells[win[j]] == 0 && (only < 0 || win[j] == only) && !iv_push(s, &cand, win[j])) goto done;
+    }
+    sort_unique(&cand);
+    completing(s, p, &w);
+    int had = w.n > 0;
+    for (int i = 0; i < cand.n && !s->aborted; i++) {
+        int c = cand.v[i];
+        place(s, c, p);
+        int threat;
+        if (had) { completing(s, p, &w); threat = w.n > 0; }
+        else threat = has_new_completion(s, c, p);
+        IVec dm = {0};
+        if (!threat) double_moves(s, p, &dm);
+        take(s, c);
+        if (!dm.n) { iv_free(&dm); continue; }
+        if (n == cap) {
+            cap = cap ? 2 * cap : 8;
+            Three *t = realloc(*out, sizeof(Three) * (size_t)cap);
+            if (!t) { iv_free(&dm); oom(s); break; }
+            *out = t;
+        }
+        (*out)[n].m = c;
+        (*out)[n].dm = dm;
+        n++;
+    }
+done:
+    iv_free(&cand);
+    iv_free(&w);
+    return n;
+}
+
+static int push_branch(S *s, Branch **b, int *n, int *cap, int m, IVec replies, int cost) {
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        Branch *t = realloc(*b, sizeof(Branch) * (size_t)*cap);
+        if (!t) { iv_free(&replies); oom(s); return 0; }
+        *b = t;
+    }
+    (*b)[*n].m = m;
+    (*b)[*n].cost = cost;
+    (*b)[*n].replies = replies;
+    (*n)++;
+    return 1;
+}
+
+static Line *vct(S *s, int a, int depth, int threes_left) {
+    if (!tick(s)) return NULL;
+    int d = 3 - a;
+    IVec w = {0}, edges = {0};
+    Branch *br = NULL;
+    int nb = 0, capb = 0;
+    Three *th = NULL;
+    int nth = 0;
+    Line *found = NULL;
+    completing(s, a, &w);
+    if (w.n) { found = line_one(s, w.v[0]); goto done; }
+    if (depth >= MAX_DEPTH) goto done;
+    found = vcf(s, a, depth);
+    if (found || s->aborted || threes_left <= 0) goto done;
+    uint64_t key = s->hash;
+    if (hs_has(&s->failed_vct, key, threes_left)) goto done;
+    completing(s, d, &w);
+    int stopper = -1;
+    if (w.n) {
+        if (w.n >= 2) { add_failed_vct(s, key, threes_left); goto done; }
+        stopper = w.v[0];
+    }
+    /* Branches: fours first (they cost no three), then threes, then a quiet stopper. */
+    four_edges(s, a, &edges);
+    for (int i = 0, j; i < edges.n && !s->aborted; i = j) {
+        int m = run_of(&edges, i, &j);
+        if (stopper >= 0 && m != stopper) continue;
+        IVec rep = {0};
+        if (j - i == 1 && !iv_push(s, &rep, edges.v[i] & 0xFFFF)) goto done;
+        if (!push_branch(s, &br, &nb, &capb, m, rep, 0)) goto done;
+    }
+    if (s->aborted) goto done;
+    nth = threes_of(s, a, stopper, &th);
+    if (s->aborted) goto done;
+    for (int i = 0; i < nth; i++) {
+        IVec rep = {0};
+        threat_replies(s, a, th[i].m, &th[i].dm, &rep);
+        if (s->aborted) { iv_free(&rep); goto done; }
+        if (!rep.n) { iv_free(&rep); found = line_one(s, th[i].m); goto done; }
+        if (!push_branch(s, &br, &nb, &capb, th[i].m, rep, 1)) goto done;
+    }
+    if (stopper >= 0) {
+        /* The defender answered with a four of its own: a quiet block may keep the attack going. */
+        int tried = 0;
+        for (int i = 0; i < nb; i++) if (br[i].m == stopper) tried = 1;
+        if (!tried) {
+            IVec rep = {0};
+            int some = threat_replies(s, a, stopper, NULL, &rep);
+            if (s->aborted) { iv_free(&rep); goto done; }
+            if (some) {
+                if (!rep.n) { iv_free(&rep); found = line_one(s, stopper); goto done; }
+                if (!push_branch(s, &br, &nb, &capb, stopper, rep, 0)) goto done;
+            } else {
+                iv_free(&rep);
+            }
+        }
+    }
+    for (int i = 0; i < nb; i++) {
+        found = and_step(s, a, br[i].m, br[i].replies.v, br[i].replies.n, depth, threes_left - br[i].cost);
+        if (found || s->aborted) goto done;
+    }
+    add_failed_vct(s, key, threes_left);
+done:
+    iv_free(&w);
+    iv_free(&edges);
+    for (int i = 0; i < nb; i++) iv_free(&br[i].replies);
+    free(br);
+    for (int i = 0; i < nth; i++) iv_free(&th[i].dm);
+    free(th);
+    return found;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Python entry point.                                                       */
+
+PyDoc_STRVAR(solve_doc,
+"solve(geometry, cells, attacker, max_nodes, seconds, threes, deepen) -> (status, line)\n\n"
+"Freestyle threat search on the padded `cells` (not modified) for `attacker` (1 or 2) to move.\n"
+"threes < 0: VCF (threats._vcf); otherwise VCT (threats._vct) with that many threes, or with\n"
+"1, 2, ... threes on one budget when `deepen` (threats.find_vct).  `seconds`: time left, or\n"
+"None.  status 1: won, line = padded cells; 0: no win found; -1: budget spent.");
+
+static PyObject *solve(PyObject *self, PyObject *args) {
+    PyObject *geom_obj, *cells_obj, *seconds_obj;
+    int attacker, threes, deepen;
+    long long max_nodes;
+    if (!PyArg_ParseTuple(args, "O!OiLOip", &GeomType, &geom_obj, &cells_obj, &attacker, &max_nodes,
+                          &seconds_obj, &threes, &deepen))
+        return NULL;
+    GeomObject *g = (GeomObject *)geom_obj;
+    if (attacker != 1 && attacker != 2) {
+        PyErr_SetString(PyExc_ValueError, "attacker must be 1 or 2");
+        return NULL;
+    }
+    if (g->k < 4) {
+        PyErr_SetString(PyExc_ValueError, "the native solver needs K >= 4");
+        return NULL;
+    }
+    double seconds = -1;
+    if (seconds_obj != Py_None) {
+        seconds = PyFloat_AsDouble(seconds_obj);
+        if (seconds == -1 && PyErr_Occurred()) return NULL;
+        if (seconds < 0) seconds = 0;
+    }
+    PyObject *seq = PySequence_Fast(cells_obj, "cells must be a sequence");
+    if (!seq) return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != g->npad) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "cells do not match the geometry");
+        return NULL;
+    }
+    S s;
+    memset(&s, 0, sizeof s);
+    s.g = g;
+    s.k = g->k;
+    s.max_nodes = max_nodes;
+    s.cells = malloc((size_t)g->npad);
+    int nw = g->nwin > 0 ? g->nwin : 1;
+    for (int p = 1; p <= 2; p++) {
+        s.cnt[p] = calloc((size_t)nw, sizeof(short));
+        s.hot[p] = malloc(sizeof(int) * (size_t)nw);
+        s.hotpos[p] = malloc(sizeof(int) * (size_t)nw);
+    }
+    PyObject *result = NULL;
+    if (!s.cells || !s.cnt[1] || !s.cnt[2] || !s.hot[1] || !s.hot[2] || !s.hotpos[1] || !s.hotpos[2]) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    for (int c = 0; c < g->npad; c++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, c));
+        if (v < 0 || v > 3) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "cell values must be 0..3");
+            goto out;
+        }
+        s.cells[c] = (signed char)v;
+        if (v == 1 || v == 2) s.hash ^= g->zob[2 * c + v - 1];
+    }
+    for (int w = 0; w < g->nwin; w++) {
+        for (int j = 0; j < g->k; j++) {
+            int v = s.cells[g->win[w * g->k + j]];
+            if (v == 1 || v == 2) s.cnt[v][w]++;
+        }
+    }
+    for (int p = 1; p <= 2; p++)
+        for (int w = 0; w < g->nwin; w++) s.hotpos[p][w] = -1;
+    for (int w = 0; w < g->nwin; w++) hot_refresh(&s, w);
+
+    Line *line = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    s.deadline = seconds < 0 ? -1 : now_seconds() + seconds;
+    if (threes < 0) {
+        line = vcf(&s, attacker, 0);
+    } else if (!deepen) {
+        line = vct(&s, attacker, 0, threes);
+    } else {
+        for (int t = threes > 0 ? 1 : 0; t <= threes && !line && !s.aborted; t++) line = vct(&s, attacker, 0, t);
+    }
+    Py_END_ALLOW_THREADS
+
+    if (s.aborted == 2) {
+        free(line);
+        PyErr_NoMemory();
+        goto out;
+    }
+    if (s.aborted) {
+        free(line);
+        result = Py_BuildValue("(iO)", -1, Py_None);
+    } else if (!line) {
+        result = Py_BuildValue("(iO)", 0, Py_None);
+    } else {
+        PyObject *tup = PyTuple_New(line->n);
+        if (tup) {
+            for (int i = 0; i < line->n; i++) PyTuple_SET_ITEM(tup, i, PyLong_FromLong(line->v[i]));
+            result = Py_BuildValue("(iN)", 1, tup);
+        }
+        free(line);
+    }
+out:
+    Py_DECREF(seq);
+    free(s.cells);
+    for (int p = 1; p <= 2; p++) { free(s.cnt[p]); free(s.hot[p]); free(s.hotpos[p]); }
+    hs_free(&s.failed);
+    hs_free(&s.failed_vct);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"solve", solve, METH_VARARGS, solve_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "engine._threatcore",
+    "The freestyle VCF/VCT threat solver of engine.threats, in C (same results, same node counts).",
+    -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__threatcore(void) {
+    if (PyType_Ready(&GeomType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&GeomType);
+    if (PyModule_AddObject(m, "Geometry", (PyObject *)&GeomType) < 0) {
+        Py_DECREF(&GeomType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
