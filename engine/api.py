@@ -20,7 +20,7 @@ from .mcts import Searcher
 from .options import EngineOptions
 from .roottactics import plan_root
 from .rules import Board, GameConfig
-from .threats import ThreatKnowledge
+from .threats import ThreatKnowledge, fast_solver
 
 __all__ = ["Engine", "EngineOptions", "best_move"]
 
@@ -109,7 +109,11 @@ class Engine:
         if root is None or root.proven or root.threats:
             return None  # decided already, or the tree's exact knowledge forces the block
         work = board.copy()  # the solvers set and clear stones in place; the caller's board stays untouched
-        plan = plan_root(work, searcher.root_moves(), limits.deadline, self.options.root_share)
+        share, threes, reply_nodes, _ = self.options.threat_budgets(fast_solver(self.config))
+        plan = plan_root(
+            work, searcher.root_moves(), limits.deadline, share,
+            threes=threes, reply_threes=self.options.reply_threes, reply_nodes=reply_nodes,
+        )
         if plan.move is not None:
             return SearchResult(
                 move=plan.move, visits=0, value=1.0, pv=list(plan.line), elapsed=time.monotonic() - started,

@@ -16,6 +16,12 @@ GUIDED_WIDENING = 0.7
 GUIDED_PRIOR_BIAS = 3.0
 #: Default of ``eval_weight`` in guided mode (plain UCT: 0).
 GUIDED_EVAL_WEIGHT = 1.0
+#: Threat-search budgets of guided mode, by the solver that runs them: the C solver
+#: (freestyle, K >= 4, extension built) is about 25 times faster than the Python one, and
+#: spending that on more threat search measured better (README, Strength):
+#: ``(root_share, root_threes, reply_nodes, vct_nodes)``.
+FAST_SOLVER_BUDGETS = (0.4, 6, 3000, 2000)
+PYTHON_SOLVER_BUDGETS = (0.15, 2, 300, 0)
 
 
 @dataclass(frozen=True)
@@ -48,7 +54,13 @@ class EngineOptions:
       search threats at the root before the tree search (an own VCF/VCT is
       played at once; moves after which the opponent has a VCT are dropped;
       see :mod:`engine.roottactics`).  ``root_share`` is the fraction of the
-      time left that this may take.
+      time left that this may take; ``root_threes`` the threes the own VCT
+      may play; ``reply_threes`` / ``reply_nodes`` bound the opponent's VCT
+      looked for after each root move (threes, solver nodes).  ``None``
+      (the default of ``root_share``, ``root_threes``, ``reply_nodes`` and
+      ``vct_nodes``) takes :data:`FAST_SOLVER_BUDGETS` where the C solver
+      handles the board, else :data:`PYTHON_SOLVER_BUDGETS`
+      (see :meth:`threat_budgets`).
     - ``knowledge_depth``: consult ``knowledge`` only at nodes at most this
       many plies below the root (``0``: everywhere).
     - ``prior_bias`` (default: 0 in uct mode, :data:`GUIDED_PRIOR_BIAS` in
@@ -64,8 +76,9 @@ class EngineOptions:
       process a :class:`engine.tactician.RootTactician` (deep threat checks
       of the root) and any others searchers; ``"search"`` makes them all
       searchers (plain root-parallel MCTS).
-    - ``vcf_nodes`` / ``defence_nodes``: solver budgets of the default
-      :class:`engine.threats.ThreatKnowledge` of guided mode.
+    - ``vcf_nodes`` / ``defence_nodes`` / ``vct_nodes``: solver budgets of the
+      default :class:`engine.threats.ThreatKnowledge` of guided mode
+      (``vct_nodes`` 0: no VCT at tree nodes).
     - ``priors``: the move priors of that knowledge: ``"windows"`` (default,
       :func:`engine.patterns.cell_scores`) or ``"shapes"`` (the fitted shape
       priors of :mod:`engine.shapes`: they rank a strong engine's move higher
@@ -87,10 +100,21 @@ class EngineOptions:
     prior_bias: float | None = None
     vcf_nodes: int = 500
     defence_nodes: int = 200
-    root_share: float = 0.15
+    vct_nodes: int | None = None
+    root_share: float | None = None
+    root_threes: int | None = None
+    reply_threes: int = 2
+    reply_nodes: int | None = None
     eval_weight: float | None = None
     helpers: str = "tactics"
     priors: str = "windows"
+
+    def threat_budgets(self, fast_solver: bool) -> tuple[float, int, int, int]:
+        """``(root_share, root_threes, reply_nodes, vct_nodes)``: the values set, and for those
+        left ``None`` the defaults for the solver at hand (``fast_solver``: the C one)."""
+        defaults = FAST_SOLVER_BUDGETS if fast_solver else PYTHON_SOLVER_BUDGETS
+        set_ = (self.root_share, self.root_threes, self.reply_nodes, self.vct_nodes)
+        return tuple(d if v is None else v for v, d in zip(set_, defaults))  # type: ignore[return-value]
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -105,7 +129,10 @@ class EngineOptions:
             object.__setattr__(
                 self,
                 "knowledge",
-                ThreatKnowledge(vcf_nodes=self.vcf_nodes, defence_nodes=self.defence_nodes, priors=self.priors),
+                ThreatKnowledge(
+                    vcf_nodes=self.vcf_nodes, defence_nodes=self.defence_nodes, priors=self.priors,
+                    vct_nodes=self.vct_nodes,
+                ),
             )
         if not self.exploration >= 0:
             raise ValueError(f"exploration must be >= 0, got {self.exploration!r}")
@@ -129,7 +156,10 @@ class EngineOptions:
         for name in ("knowledge_depth", "rollouts_per_leaf", "leaves_per_batch", "candidate_radius", "full_width_area"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0")
-        if not 0.0 <= self.root_share <= 1.0:
+        if self.root_share is not None and not 0.0 <= self.root_share <= 1.0:
             raise ValueError(f"root_share must be in [0, 1], got {self.root_share!r}")
+        for name in ("root_threes", "reply_threes", "reply_nodes", "vct_nodes"):
+            if getattr(self, name) is not None and getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0")
         if self.max_tree_nodes < 1:
             raise ValueError("max_tree_nodes must be >= 1")

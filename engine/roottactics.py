@@ -29,6 +29,8 @@ from .threats import find_vcf, find_vct, losing_moves
 #: Solver nodes for the side to move's own VCF and VCT.
 OWN_VCF_NODES = 20000
 OWN_VCT_NODES = 20000
+#: The own VCT's node cap when a deadline bounds it (time is the real limit then).
+TIMED_VCT_NODES = 50_000_000
 #: Solver nodes per root move for the opponent's VCT after it.
 REPLY_VCT_NODES = 300
 
@@ -49,13 +51,24 @@ class RootPlan:
     checked: int = 0
 
 
-def plan_root(board: Board, moves: list[int], deadline: float | None, share: float) -> RootPlan:
+def plan_root(
+    board: Board,
+    moves: list[int],
+    deadline: float | None,
+    share: float,
+    threes: int = 2,
+    reply_threes: int = 2,
+    reply_nodes: int = REPLY_VCT_NODES,
+) -> RootPlan:
     """Run the root threat search on ``board`` (side to move to play one of ``moves``).
 
     ``deadline`` is the search's monotonic deadline (``None``: node budgets
     only); ``share`` is the fraction of the time left that this may use: the
     own-win searches get the first third of it, the move checks the rest.
     ``moves`` should be best first, since the checks stop at the time limit.
+    ``threes`` bounds the own VCT; ``reply_threes`` and ``reply_nodes`` the
+    opponent's VCT looked for after each move.  With a deadline the own VCT
+    is bounded by time alone; without one by :data:`OWN_VCT_NODES`.
     The board is used in place and restored.
     """
     plan = RootPlan()
@@ -71,13 +84,16 @@ def plan_root(board: Board, moves: list[int], deadline: float | None, share: flo
     if line:
         plan.move, plan.reason, plan.line = line[0], "vcf", line
         return plan
-    line = find_vct(board, me, deadline=own_deadline, max_nodes=OWN_VCT_NODES)
+    own_nodes = OWN_VCT_NODES if deadline is None else TIMED_VCT_NODES
+    line = find_vct(board, me, deadline=own_deadline, max_nodes=own_nodes, max_threes=threes)
     if line:
         plan.move, plan.reason, plan.line = line[0], "vct", line
         return plan
     if len(moves) < 2:
         return plan
-    safe, losing, unchecked = losing_moves(board, moves, deadline=check_deadline, max_nodes=REPLY_VCT_NODES)
+    safe, losing, unchecked = losing_moves(
+        board, moves, deadline=check_deadline, max_nodes=reply_nodes, max_threes=reply_threes
+    )
     plan.checked = len(safe) + len(losing)
     if safe or unchecked:
         # Keep every move when all lose: the tree then looks for the longest resistance.

@@ -39,7 +39,7 @@ import os
 import time
 from typing import Callable, Sequence
 
-from .options import PRIOR_KINDS
+from .options import FAST_SOLVER_BUDGETS, PRIOR_KINDS, PYTHON_SOLVER_BUDGETS
 from .patterns import LineState, cell_scores, geometry
 from .shapes import shape_scores
 from .rules import EMPTY, Board, GameConfig, Rule
@@ -242,6 +242,11 @@ def _compact(board: Board, padded_cells: Sequence[int]) -> list[int]:
     return [unpad(c) for c in padded_cells]
 
 
+def fast_solver(config: GameConfig) -> bool:
+    """Do this configuration's solver runs go to the C solver (freestyle, K >= 4, built, on)?"""
+    return USE_NATIVE and config.rule is Rule.FREESTYLE and config.win_length >= 4
+
+
 @functools.lru_cache(maxsize=32)
 def _native_geometry(config: GameConfig):
     """The C solver's copy of the window tables and Zobrist keys of ``config``."""
@@ -260,7 +265,7 @@ def _solve(
     solver when it is available (the same line for the same budget, 20-40 times faster);
     ``st`` is left as it was either way.
     """
-    if USE_NATIVE and st.freestyle and st.k >= 4:
+    if fast_solver(st.config):
         left = None if deadline is None else deadline - time.monotonic()
         nodes = min(max(int(max_nodes), 0), 2**62)
         status, line = _threatcore.solve(_native_geometry(st.config), st.cells, a, nodes, left, threes, deepen)
@@ -615,7 +620,10 @@ class ThreatKnowledge:
     For each new node (side to move ``s``):
 
     1. ``s`` completes a line, or has a VCF (within ``vcf_nodes`` solver
-       nodes): its first move is forced and the node a proven win;
+       nodes), or, with ``vct_nodes``, a VCT of up to ``vct_threes`` threes
+       (``None``: the default budget of the solver at hand, see
+       :meth:`engine.options.EngineOptions.threat_budgets`): its first move
+       is forced and the node a proven win;
     2. the opponent has a completion: the moves that stop it;
     3. the opponent threatens a double threat or a VCF: only the defence set
        (see :func:`defence_set`, ``defence_nodes`` per solver run), best first;
@@ -628,9 +636,18 @@ class ThreatKnowledge:
     """
 
     def __init__(
-        self, vcf_nodes: int = 500, defence_nodes: int = 200, defend: bool = True, priors: str = "windows"
+        self,
+        vcf_nodes: int = 500,
+        defence_nodes: int = 200,
+        defend: bool = True,
+        priors: str = "windows",
+        vct_nodes: int | None = 0,
+        vct_threes: int = 2,
     ) -> None:
         self.vcf_nodes = max(1, int(vcf_nodes))
+        # None: the default for the solver at hand, decided per board (see EngineOptions).
+        self.vct_nodes = None if vct_nodes is None else max(0, int(vct_nodes))
+        self.vct_threes = max(1, int(vct_threes))
         self.defence_nodes = max(1, int(defence_nodes))
         self.defend = defend
         if priors not in PRIOR_KINDS:
@@ -660,6 +677,14 @@ class ThreatKnowledge:
             line = _solve(st, s, self.vcf_nodes, None)
         except _Abort:
             line = None
+        vct_nodes = self.vct_nodes
+        if vct_nodes is None:
+            vct_nodes = (FAST_SOLVER_BUDGETS if fast_solver(config) else PYTHON_SOLVER_BUDGETS)[3]
+        if line is None and vct_nodes:
+            try:
+                line = _solve(st, s, vct_nodes, None, threes=self.vct_threes, deepen=True)
+            except _Abort:
+                line = None
         if line is not None:
             return Suggestion(forced=unpad(line[0]), proven_win=True)
         if self.defend:

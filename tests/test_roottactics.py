@@ -148,3 +148,58 @@ def test_knowledge_depth_limits_consultations():
     # same search consults many deeper nodes too.
     assert shallow.calls <= 1 + s1.root.next_new
     assert deep.calls > 2 * (1 + s2.root.next_new)
+
+
+def test_plan_root_own_vct_obeys_its_threes():
+    """O to move in the fork position wins with one three (the double three at (7, 7))."""
+    b = fork_position()
+    b.to_move = Player(O)
+    moves = [m(7, 7), m(8, 8)]
+    assert plan_root(b, moves, None, 0.15, threes=0).move is None
+    plan = plan_root(b, moves, None, 0.15, threes=1)
+    assert (plan.move, plan.reason) == (m(7, 7), "vct")
+
+
+def test_plan_root_reply_threes_bound_the_opponent_search():
+    """Leaving the fork open loses only to a VCT with a three: with no threes allowed
+    in the reply check it is not found."""
+    b = fork_position()
+    moves = [m(7, 7), m(10, 2), m(8, 8)]
+    assert m(10, 2) not in plan_root(b, moves, None, 0.15, reply_threes=0).losing
+    assert m(10, 2) in plan_root(b, moves, None, 0.15, reply_threes=1).losing
+
+
+def test_tree_knowledge_proves_a_vct_only_with_a_vct_budget():
+    from engine.threats import ThreatKnowledge
+
+    b = fork_position()
+    b.to_move = Player(O)
+    cands = [m(7, 7), m(8, 8), m(4, 7)]
+    plain = ThreatKnowledge().suggest(CFG, b.cells, O, cands)
+    assert plain is None or not plain.proven_win
+    sug = ThreatKnowledge(vct_nodes=5000).suggest(CFG, list(b.cells), O, cands)
+    assert sug.proven_win and sug.forced == m(7, 7)
+    assert EngineOptions(mode="guided", vct_nodes=5000).knowledge.vct_nodes == 5000
+
+
+def test_root_budget_options_are_validated():
+    import pytest
+
+    for name in ("root_threes", "reply_threes", "reply_nodes", "vct_nodes"):
+        with pytest.raises(ValueError):
+            EngineOptions(mode="guided", **{name: -1})
+
+
+def test_threat_budgets_follow_the_solver_unless_set():
+    from engine.options import FAST_SOLVER_BUDGETS, PYTHON_SOLVER_BUDGETS
+    from engine.rules import Rule
+    from engine.threats import fast_solver
+
+    opts = EngineOptions(mode="guided")
+    assert opts.threat_budgets(True) == FAST_SOLVER_BUDGETS
+    assert opts.threat_budgets(False) == PYTHON_SOLVER_BUDGETS
+    assert FAST_SOLVER_BUDGETS != PYTHON_SOLVER_BUDGETS
+    assert EngineOptions(mode="guided", root_threes=3, vct_nodes=0).threat_budgets(True)[1:] == (3, 3000, 0)
+    # Exact, caro and short lines always run on the Python solver, with its budgets.
+    for cfg in (GameConfig.square(15, 5, Rule.EXACT), GameConfig.square(15, 5, Rule.CARO), GameConfig.square(7, 3)):
+        assert not fast_solver(cfg)

@@ -64,6 +64,7 @@ def test_run_counts_moves_that_keep_the_win():
 def test_options_are_parsed_to_their_field_types():
     assert conversion.parse_option("root_share=0.6") == ("root_share", 0.6)
     assert conversion.parse_option("vcf_nodes=2000") == ("vcf_nodes", 2000)
+    assert conversion.parse_option("vct_nodes=500") == ("vct_nodes", 500)  # an "auto" (None) field
     assert conversion.parse_option("reuse_tree=no") == ("reuse_tree", False)
     with pytest.raises(AttributeError):
         conversion.parse_option("no_such_option=1")

@@ -97,6 +97,13 @@ def parse_option(text: str) -> tuple[str, object]:
     default = getattr(EngineOptions(mode="guided"), name.strip())
     if isinstance(default, bool):
         return name.strip(), value.strip().lower() in ("1", "true", "yes", "on")
+    if default is None:  # an "auto" field (int or float budget): the first type that reads it
+        for kind in (int, float):
+            try:
+                return name.strip(), kind(value)
+            except ValueError:
+                continue
+        return name.strip(), value
     return name.strip(), type(default)(value)
 
 
