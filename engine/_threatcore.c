@@ -239,6 +239,17 @@ struct S {
 
 static void oom(S *s) { s->aborted = 2; }
 
+/* Remember (key, tag) in h, growing it at half load. */
+static void hs_add(S *s, HSet *h, uint64_t key, int tag) {
+    if (hs_has(h, key, tag)) return;
+    if (h->n * 2 >= h->cap && !hs_grow(h)) { oom(s); return; }
+    size_t slot = hs_slot(h, key, tag);
+    h->used[slot] = 1;
+    h->key[slot] = key;
+    h->tag[slot] = tag;
+    h->n++;
+}
+
 static double now_seconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -356,8 +367,10 @@ static inline int run_of(const IVec *edges, int i, int *end) {
     return c;
 }
 
-/* LineState.double_moves. */
-static void double_moves(S *s, int p, IVec *out) {
+/* Moves of p after which it has at least `need` completing cells: need 1 is
+ * LineState.fours, need 2 LineState.double_moves (under freestyle one stone stops a
+ * single completion, never two). */
+static void fours_with(S *s, int p, int need, IVec *out) {
     IVec now = {0};
     out->n = 0;
     completing(s, p, &now);
@@ -366,7 +379,7 @@ static void double_moves(S *s, int p, IVec *out) {
         four_edges(s, p, &edges);
         for (int i = 0, j; i < edges.n; i = j) {
             int c = run_of(&edges, i, &j);
-            if (j - i >= 2 && !iv_push(s, out, c)) break;
+            if (j - i >= need && !iv_push(s, out, c)) break;
         }
         iv_free(&edges);
     } else {
@@ -378,7 +391,7 @@ static void double_moves(S *s, int p, IVec *out) {
             place(s, c, p);
             completing(s, p, &w);
             take(s, c);
-            if (w.n >= 2) iv_push(s, out, c);
+            if (w.n >= need && !iv_push(s, out, c)) break;
         }
         iv_free(&cand);
         iv_free(&w);
@@ -386,33 +399,8 @@ static void double_moves(S *s, int p, IVec *out) {
     iv_free(&now);
 }
 
-/* LineState.fours. */
-static void fours(S *s, int p, IVec *out) {
-    IVec now = {0};
-    out->n = 0;
-    completing(s, p, &now);
-    if (!now.n) {
-        IVec edges = {0};
-        four_edges(s, p, &edges);
-        for (int i = 0, j; i < edges.n; i = j)
-            if (!iv_push(s, out, run_of(&edges, i, &j))) break;
-        iv_free(&edges);
-    } else {
-        IVec cand = {0}, w = {0};
-        empties_with(s, p, s->k - 2, &cand);
-        for (int i = 0; i < cand.n && !s->aborted; i++) {
-            int c = cand.v[i];
-            if (iv_has(&now, c)) continue;
-            place(s, c, p);
-            completing(s, p, &w);
-            take(s, c);
-            if (w.n && !iv_push(s, out, c)) break;
-        }
-        iv_free(&cand);
-        iv_free(&w);
-    }
-    iv_free(&now);
-}
+static void double_moves(S *s, int p, IVec *out) { fours_with(s, p, 2, out); }
+static void fours(S *s, int p, IVec *out) { fours_with(s, p, 1, out); }
 
 /* threats._double_defences: moves of side `sd` after which the other side has
  * no completion and no double-threat move left.  Sorted. */
@@ -577,12 +565,7 @@ static Line *vcf(S *s, int a, int depth) {
         if (found || s->aborted) goto done;
     }
 fail:
-    if (hs_has(&s->failed, key, 0)) goto done;
-    if (s->failed.n * 2 >= s->failed.cap && !hs_grow(&s->failed)) { oom(s); goto done; }
-    {
-        size_t slot = hs_slot(&s->failed, key, 0);
-        s->failed.used[slot] = 1; s->failed.key[slot] = key; s->failed.tag[slot] = 0; s->failed.n++;
-    }
+    hs_add(s, &s->failed, key, 0);
 done:
     iv_free(&w);
     iv_free(&edges);
@@ -591,14 +574,6 @@ done:
 
 typedef struct { int m, cost; IVec replies; } Branch;
 typedef struct { int m; IVec dm; } Three;
-
-static void add_failed_vct(S *s, uint64_t key, int threes) {
-    if (hs_has(&s->failed_vct, key, threes)) return;
-    if (s->failed_vct.n * 2 >= s->failed_vct.cap && !hs_grow(&s->failed_vct)) { oom(s); return; }
-    size_t slot = hs_slot(&s->failed_vct, key, threes);
-    s->failed_vct.used[slot] = 1; s->failed_vct.key[slot] = key; s->failed_vct.tag[slot] = threes;
-    s->failed_vct.n++;
-}
 
 /* LineState.threes, restricted to `only` when only >= 0 (other cells would be discarded). */
 static int threes_of(S *s, int p, int only, Three **out) {
@@ -674,7 +649,7 @@ static Line *vct(S *s, int a, int depth, int threes_left) {
     completing(s, d, &w);
     int stopper = -1;
     if (w.n) {
-        if (w.n >= 2) { add_failed_vct(s, key, threes_left); goto done; }
+        if (w.n >= 2) { hs_add(s, &s->failed_vct, key, threes_left); goto done; }
         stopper = w.v[0];
     }
     /* Branches: fours first (they cost no three), then threes, then a quiet stopper. */
@@ -716,7 +691,7 @@ static Line *vct(S *s, int a, int depth, int threes_left) {
         found = and_step(s, a, br[i].m, br[i].replies.v, br[i].replies.n, depth, threes_left - br[i].cost);
         if (found || s->aborted) goto done;
     }
-    add_failed_vct(s, key, threes_left);
+    hs_add(s, &s->failed_vct, key, threes_left);
 done:
     iv_free(&w);
     iv_free(&edges);
