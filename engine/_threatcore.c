@@ -60,7 +60,9 @@ static int geom_init(GeomObject *g, PyObject *args, PyObject *kwds) {
     PyObject *zseq = PySequence_Fast(zobrist, "zobrist must be a sequence");
     if (!zseq) { Py_DECREF(wseq); return -1; }
     Py_ssize_t nwin = PySequence_Fast_GET_SIZE(wseq);
-    if (npad <= 0 || k < 2 || PySequence_Fast_GET_SIZE(zseq) != npad) {
+    /* four_edges packs two cells into one int (cell << 16 | cell): cells must fit 16 bits
+     * (the rules allow 64x64 boards, 4,356 padded cells). */
+    if (npad <= 0 || npad > 0xFFFF || k < 2 || PySequence_Fast_GET_SIZE(zseq) != npad) {
         PyErr_SetString(PyExc_ValueError, "bad geometry sizes");
         goto fail;
     }

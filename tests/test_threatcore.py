@@ -150,3 +150,12 @@ def test_bad_arguments_raise_instead_of_crashing(bad):
     g = threats._native_geometry(cfg)
     with pytest.raises((TypeError, ValueError)):
         threats._threatcore.solve(*bad(g, list(Board(cfg).cells)))
+
+
+@native
+def test_geometry_refuses_boards_whose_cells_do_not_fit_sixteen_bits():
+    with pytest.raises(ValueError):
+        threats._threatcore.Geometry(70_000, 5, [], [(0, 0)] * 70_000)
+    biggest = GameConfig(64, 64, 5)  # the largest board the rules allow is accepted
+    assert threats._native_geometry(biggest) is not None
+
