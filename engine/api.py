@@ -109,10 +109,11 @@ class Engine:
         if root is None or root.proven or root.threats:
             return None  # decided already, or the tree's exact knowledge forces the block
         work = board.copy()  # the solvers set and clear stones in place; the caller's board stays untouched
-        share, threes, reply_nodes, _ = self.options.threat_budgets(fast_solver(self.config))
+        budgets = self.options.threat_budgets(fast_solver(self.config))
         plan = plan_root(
-            work, searcher.root_moves(), limits.deadline, share,
-            threes=threes, reply_threes=self.options.reply_threes, reply_nodes=reply_nodes,
+            work, searcher.root_moves(), limits.deadline, budgets.root_share,
+            threes=budgets.root_threes, reply_threes=self.options.reply_threes, reply_nodes=budgets.reply_nodes,
+            threat_threes=budgets.threat_threes,
         )
         if plan.move is not None:
             return SearchResult(

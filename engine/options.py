@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .knowledge import MoveKnowledge
 
@@ -16,12 +17,21 @@ GUIDED_WIDENING = 0.7
 GUIDED_PRIOR_BIAS = 3.0
 #: Default of ``eval_weight`` in guided mode (plain UCT: 0).
 GUIDED_EVAL_WEIGHT = 1.0
+class ThreatBudgets(NamedTuple):
+    """Threat-search budgets of guided mode (see the fields of :class:`EngineOptions`)."""
+
+    root_share: float
+    root_threes: int
+    reply_nodes: int
+    vct_nodes: int
+    threat_threes: int
+
+
 #: Threat-search budgets of guided mode, by the solver that runs them: the C solver
 #: (freestyle, K >= 4, extension built) is about 25 times faster than the Python one, and
-#: spending that on more threat search measured better (README, Strength):
-#: ``(root_share, root_threes, reply_nodes, vct_nodes)``.
-FAST_SOLVER_BUDGETS = (0.4, 6, 3000, 2000)
-PYTHON_SOLVER_BUDGETS = (0.15, 2, 300, 0)
+#: spending that on more threat search measured better (README, Strength).
+FAST_SOLVER_BUDGETS = ThreatBudgets(root_share=0.4, root_threes=6, reply_nodes=3000, vct_nodes=2000, threat_threes=6)
+PYTHON_SOLVER_BUDGETS = ThreatBudgets(root_share=0.15, root_threes=2, reply_nodes=300, vct_nodes=0, threat_threes=0)
 
 
 @dataclass(frozen=True)
@@ -56,10 +66,13 @@ class EngineOptions:
       see :mod:`engine.roottactics`).  ``root_share`` is the fraction of the
       time left that this may take; ``root_threes`` the threes the own VCT
       may play; ``reply_threes`` / ``reply_nodes`` bound the opponent's VCT
-      looked for after each root move (threes, solver nodes).  ``None``
-      (the default of ``root_share``, ``root_threes``, ``reply_nodes`` and
-      ``vct_nodes``) takes :data:`FAST_SOLVER_BUDGETS` where the C solver
-      handles the board, else :data:`PYTHON_SOLVER_BUDGETS`
+      looked for after each root move (threes, solver nodes);
+      ``threat_threes`` > 0 first probes the opponent's VCT as if it moved
+      next, with up to that many threes, and when it finds one checks every
+      move against it instead.  ``None`` (the default of ``root_share``,
+      ``root_threes``, ``reply_nodes``, ``vct_nodes`` and ``threat_threes``)
+      takes :data:`FAST_SOLVER_BUDGETS` where the C solver handles the
+      board, else :data:`PYTHON_SOLVER_BUDGETS`
       (see :meth:`threat_budgets`).
     - ``knowledge_depth``: consult ``knowledge`` only at nodes at most this
       many plies below the root (``0``: everywhere).
@@ -105,16 +118,17 @@ class EngineOptions:
     root_threes: int | None = None
     reply_threes: int = 2
     reply_nodes: int | None = None
+    threat_threes: int | None = None
     eval_weight: float | None = None
     helpers: str = "tactics"
     priors: str = "windows"
 
-    def threat_budgets(self, fast_solver: bool) -> tuple[float, int, int, int]:
-        """``(root_share, root_threes, reply_nodes, vct_nodes)``: the values set, and for those
-        left ``None`` the defaults for the solver at hand (``fast_solver``: the C one)."""
+    def threat_budgets(self, fast_solver: bool) -> ThreatBudgets:
+        """The :class:`ThreatBudgets` fields set here, and for those left ``None`` the
+        defaults for the solver at hand (``fast_solver``: the C one)."""
         defaults = FAST_SOLVER_BUDGETS if fast_solver else PYTHON_SOLVER_BUDGETS
-        set_ = (self.root_share, self.root_threes, self.reply_nodes, self.vct_nodes)
-        return tuple(d if v is None else v for v, d in zip(set_, defaults))  # type: ignore[return-value]
+        return ThreatBudgets(*(d if getattr(self, f) is None else getattr(self, f)
+                               for f, d in zip(ThreatBudgets._fields, defaults)))
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -158,7 +172,7 @@ class EngineOptions:
                 raise ValueError(f"{name} must be >= 0")
         if self.root_share is not None and not 0.0 <= self.root_share <= 1.0:
             raise ValueError(f"root_share must be in [0, 1], got {self.root_share!r}")
-        for name in ("root_threes", "reply_threes", "reply_nodes", "vct_nodes"):
+        for name in ("root_threes", "reply_threes", "reply_nodes", "vct_nodes", "threat_threes"):
             if getattr(self, name) is not None and getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0")
         if self.max_tree_nodes < 1:

@@ -9,7 +9,15 @@ exactly that, so the root -- one position a move -- gets a larger budget:
 
 1. a VCF, then a VCT, of the side to move: when found, its first move is
    played at once (a proof, no tree search needed);
-2. every root move is checked for a VCT of the opponent after it
+2. with ``threat_threes``, a null-move probe: the opponent's VCT as if it
+   moved next (:func:`engine.threats.probe_vct`, deeper than the per-move
+   checks can afford).  A stone of ours never helps the opponent, so when
+   the probe proves there is no such win, no move of ours can allow one and
+   the per-move checks are skipped.  When it finds one, every move must deal
+   with it: the per-move checks below use the probe's threes and a time
+   budget a few times what the probe took, and the moves they did not reach
+   are dropped with the losing ones (most moves do nothing against a threat);
+3. every root move is checked for a VCT of the opponent after it
    (:func:`engine.threats.losing_moves`); the moves proven to lose are removed
    from the root as long as at least one other move remains.
 
@@ -24,7 +32,7 @@ import time
 from dataclasses import dataclass, field
 
 from .rules import Board
-from .threats import find_vcf, find_vct, losing_moves
+from .threats import find_vcf, find_vct, losing_moves, probe_vct
 
 #: Solver nodes for the side to move's own VCF and VCT.
 OWN_VCF_NODES = 20000
@@ -33,6 +41,11 @@ OWN_VCT_NODES = 20000
 TIMED_VCT_NODES = 50_000_000
 #: Solver nodes per root move for the opponent's VCT after it.
 REPLY_VCT_NODES = 300
+#: Time of a per-move check against a threat the probe found, in multiples of the probe's
+#: time (a move that does nothing about it lets the solver find the same line as fast),
+#: and its floor in seconds.
+THREAT_CHECK_FACTOR = 3.0
+THREAT_CHECK_MIN_S = 0.003
 
 
 @dataclass
@@ -41,7 +54,8 @@ class RootPlan:
 
     ``move`` is a move to play at once (a proven win, ``reason`` ``"vcf"`` or
     ``"vct"``, ``line`` the winning line); otherwise ``losing`` lists the root
-    moves proven to lose (to be dropped), ``checked`` how many were examined.
+    moves proven to lose (to be dropped), ``checked`` how many were examined,
+    ``threat`` the opponent's win the null-move probe found (if any).
     """
 
     move: int | None = None
@@ -49,6 +63,7 @@ class RootPlan:
     line: list[int] = field(default_factory=list)
     losing: list[int] = field(default_factory=list)
     checked: int = 0
+    threat: list[int] = field(default_factory=list)
 
 
 def plan_root(
@@ -59,6 +74,8 @@ def plan_root(
     threes: int = 2,
     reply_threes: int = 2,
     reply_nodes: int = REPLY_VCT_NODES,
+    threat_threes: int = 0,
+    threat_nodes: int = 200_000,
 ) -> RootPlan:
     """Run the root threat search on ``board`` (side to move to play one of ``moves``).
 
@@ -66,6 +83,8 @@ def plan_root(
     only); ``share`` is the fraction of the time left that this may use: the
     own-win searches get the first third of it, the move checks the rest.
     ``moves`` should be best first, since the checks stop at the time limit.
+    ``threat_threes`` > 0 runs the null-move probe (step 2 of the module doc)
+    with ``threat_nodes`` solver nodes in the second third of the share.
     ``threes`` bounds the own VCT; ``reply_threes`` and ``reply_nodes`` the
     opponent's VCT looked for after each move.  With a deadline the own VCT
     is bounded by time alone; without one by :data:`OWN_VCT_NODES`.
@@ -91,10 +110,30 @@ def plan_root(
         return plan
     if len(moves) < 2:
         return plan
-    safe, losing, unchecked = losing_moves(
-        board, moves, deadline=check_deadline, max_nodes=reply_nodes, max_threes=reply_threes
-    )
+    checks = dict(max_nodes=reply_nodes, max_threes=reply_threes)
+    threatened = False
+    if threat_threes > 0:
+        probe_deadline = None
+        if deadline is not None:
+            probe_deadline = time.monotonic() + max(0.0, deadline - time.monotonic()) * share / 3
+        begun = time.monotonic()
+        threat, finished = probe_vct(board, 3 - me, deadline=probe_deadline, max_nodes=threat_nodes,
+                                     max_threes=threat_threes)
+        plan.threat = threat or []
+        if threat is None and finished:
+            return plan  # nothing to defend against, whatever we play
+        if threat is not None:
+            threatened = True
+            took = time.monotonic() - begun
+            checks = dict(max_nodes=threat_nodes, max_threes=threat_threes, deepen=True)
+            if deadline is not None:
+                checks["move_seconds"] = max(THREAT_CHECK_MIN_S, THREAT_CHECK_FACTOR * took)
+            else:
+                checks["max_nodes"] = max(reply_nodes, threat_nodes // 4)
+    safe, losing, unchecked = losing_moves(board, moves, deadline=check_deadline, **checks)
     plan.checked = len(safe) + len(losing)
+    if threatened and safe:
+        losing = losing + unchecked  # under a threat, a move nobody checked most likely ignores it
     if safe or unchecked:
         # Keep every move when all lose: the tree then looks for the longest resistance.
         plan.losing = losing

@@ -383,6 +383,32 @@ def find_vct(
     return None if line is None else _compact(board, line)
 
 
+def probe_vct(
+    board: Board,
+    player: int,
+    deadline: float | None = None,
+    max_nodes: int = DEFAULT_VCF_NODES,
+    max_threes: int = 2,
+) -> tuple[list[int] | None, bool]:
+    """:func:`find_vct`, plus whether the search finished within its budget.
+
+    ``(line, True)``: a win found; ``(None, True)``: none exists within
+    ``max_threes`` threes (every line of fours and threes was refuted);
+    ``(None, False)``: the budget ran out first, so nothing is known.
+    ``player`` need not be the side to move: asked for the opponent, it is a
+    null-move probe (what the opponent threatens if given the next move).
+    """
+    p = _side(player)
+    if board.winner is not None or board.is_full:
+        return None, True
+    st = LineState(board.config, board.cells)
+    try:
+        line = _solve(st, p, max_nodes, deadline, threes=max(0, max_threes), deepen=True)
+    except _Abort:
+        return None, False
+    return (None if line is None else _compact(board, line)), True
+
+
 def _near_lines(st: LineState, cell: int, reach: int) -> list[int]:
     """Empty cells on the four lines through ``cell`` within ``reach`` steps (and ``cell`` if empty)."""
     cells = st.cells
@@ -679,7 +705,7 @@ class ThreatKnowledge:
             line = None
         vct_nodes = self.vct_nodes
         if vct_nodes is None:
-            vct_nodes = (FAST_SOLVER_BUDGETS if fast_solver(config) else PYTHON_SOLVER_BUDGETS)[3]
+            vct_nodes = (FAST_SOLVER_BUDGETS if fast_solver(config) else PYTHON_SOLVER_BUDGETS).vct_nodes
         if line is None and vct_nodes:
             try:
                 line = _solve(st, s, vct_nodes, None, threes=self.vct_threes, deepen=True)
@@ -707,6 +733,8 @@ def losing_moves(
     deadline: float | None = None,
     max_nodes: int = 2000,
     max_threes: int = 2,
+    move_seconds: float | None = None,
+    deepen: bool = False,
 ) -> tuple[list[int], list[int], list[int]]:
     """Sort ``moves`` of the side to move by whether the opponent then has a forced win.
 
@@ -717,7 +745,10 @@ def losing_moves(
     their budget (``max_nodes`` solver nodes each) without such a win being
     found -- a budget running out counts as safe, so the split errs towards
     keeping moves.  ``unchecked`` are those not reached before ``deadline``
-    (monotonic).  Occupied or off-board entries are dropped.
+    (monotonic).  ``move_seconds`` also bounds each move's search in time;
+    ``deepen`` looks for the opponent's VCT with 1, 2, ... ``max_threes``
+    threes (as :func:`find_vct`) instead of all of them at once.  Occupied or
+    off-board entries are dropped.
     """
     safe: list[int] = []
     losing: list[int] = []
@@ -743,8 +774,12 @@ def losing_moves(
             if wo:
                 lost = True  # the opponent completes a line now
             else:
+                limit = deadline
+                if move_seconds is not None:
+                    mine = time.monotonic() + move_seconds
+                    limit = mine if limit is None else min(limit, mine)
                 try:
-                    lost = _solve(st, o, max_nodes, deadline, threes=max(0, max_threes)) is not None
+                    lost = _solve(st, o, max_nodes, limit, threes=max(0, max_threes), deepen=deepen) is not None
                 except _Abort:
                     lost = False
         finally:

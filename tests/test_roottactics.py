@@ -185,7 +185,7 @@ def test_tree_knowledge_proves_a_vct_only_with_a_vct_budget():
 def test_root_budget_options_are_validated():
     import pytest
 
-    for name in ("root_threes", "reply_threes", "reply_nodes", "vct_nodes"):
+    for name in ("root_threes", "reply_threes", "reply_nodes", "vct_nodes", "threat_threes"):
         with pytest.raises(ValueError):
             EngineOptions(mode="guided", **{name: -1})
 
@@ -199,7 +199,48 @@ def test_threat_budgets_follow_the_solver_unless_set():
     assert opts.threat_budgets(True) == FAST_SOLVER_BUDGETS
     assert opts.threat_budgets(False) == PYTHON_SOLVER_BUDGETS
     assert FAST_SOLVER_BUDGETS != PYTHON_SOLVER_BUDGETS
-    assert EngineOptions(mode="guided", root_threes=3, vct_nodes=0).threat_budgets(True)[1:] == (3, 3000, 0)
+    mixed = EngineOptions(mode="guided", root_threes=3, vct_nodes=0, threat_threes=2).threat_budgets(True)
+    assert mixed == FAST_SOLVER_BUDGETS._replace(root_threes=3, vct_nodes=0, threat_threes=2)
     # Exact, caro and short lines always run on the Python solver, with its budgets.
     for cfg in (GameConfig.square(15, 5, Rule.EXACT), GameConfig.square(15, 5, Rule.CARO), GameConfig.square(7, 3)):
         assert not fast_solver(cfg)
+
+
+def test_probe_vct_tells_a_proof_of_no_win_from_a_budget_run_out():
+    from engine.threats import probe_vct
+
+    # O (not to move) threatens the double three at (7, 7): the null-move probe finds it.
+    line, finished = probe_vct(fork_position(), O, max_nodes=5000, max_threes=2)
+    assert finished and line is not None and line[0] == m(7, 7)
+    # Scattered stones: there is no VCT at all, and the search can prove it.
+    line, finished = probe_vct(board_of(FAR_X, [(3, 3), (10, 10)]), O, max_nodes=100_000, max_threes=2)
+    assert (line, finished) == (None, True)
+    # The same question on a budget too small to answer it.
+    line, finished = probe_vct(fork_position(), O, max_nodes=1, max_threes=2)
+    assert (line, finished) == (None, False)
+
+
+def test_losing_moves_deepens_and_bounds_each_move_in_time():
+    b = fork_position()
+    safe, losing, _ = losing_moves(b, [m(7, 7), m(10, 2)], max_threes=2, deepen=True)
+    assert safe == [m(7, 7)] and losing == [m(10, 2)]
+    # A per-move time of zero aborts every check: aborted checks count as safe.
+    safe, losing, _ = losing_moves(b, [m(7, 7), m(10, 2)], max_threes=2, move_seconds=0.0)
+    assert safe == [m(7, 7), m(10, 2)] and losing == []
+
+
+def test_plan_root_threat_probe_skips_checks_when_nothing_threatens():
+    b = board_of(FAR_X, [(3, 3), (10, 10)])
+    plan = plan_root(b, [m(7, 7), m(10, 2), m(8, 8)], None, 0.4, threat_threes=2, threat_nodes=100_000)
+    assert plan.threat == [] and plan.losing == [] and plan.checked == 0
+
+
+def test_plan_root_threat_probe_keeps_only_the_answers_it_checked():
+    b = fork_position()
+    moves = [m(7, 7), m(10, 2), m(8, 8), m(4, 7), m(7, 4)]
+    plan = plan_root(b, moves, None, 0.4, threat_threes=2, threat_nodes=20_000)
+    assert plan.threat and plan.threat[0] == m(7, 7)
+    assert m(7, 7) not in plan.losing and m(10, 2) in plan.losing and plan.checked == len(moves)
+    # Under a deadline already past, the probe cannot run: the plan drops nothing.
+    plan = plan_root(fork_position(), moves, 0.0, 0.4, threat_threes=2, threat_nodes=20_000)
+    assert plan.losing == []

@@ -59,6 +59,9 @@ def test_run_counts_moves_that_keep_the_win():
     assert kept == 2 and sum(reasons.values()) == 2
     kept, _ = conversion.run([won], lambda m, s: "+M1", EngineOptions(mode="guided"), ms=100)
     assert kept == 0  # the judge says the opponent wins now: the win was not kept
+    # With a helper process (as --threads 2): the same verdicts, and the helper is closed.
+    kept, reasons = conversion.run([won, won], judge, EngineOptions(mode="guided"), ms=300, threads=2)
+    assert kept == 2 and sum(reasons.values()) == 2
 
 
 def test_options_are_parsed_to_their_field_types():
@@ -82,3 +85,43 @@ def test_shipped_positions_are_won_for_the_side_to_move_and_not_trivial():
         board = conversion.replay(cfg, pos["moves"])
         assert pos["eval"].startswith("+M") and not board.is_over
         assert not board.winning_cells(board.to_move) and find_vcf(board, int(board.to_move), max_nodes=2000) is None
+
+
+def test_collect_blunders_keeps_engine1s_first_move_into_a_forced_loss():
+    # engine1 moves first (even plies).  The judge: after ply 6's move (7 moves played) the
+    # opponent has a forced win; before it engine1 was not lost.  Later blunders are ignored.
+    def judge(moves, size):
+        return "+M7" if len(moves) in (7, 9) else "-M6" if len(moves) == 8 else "15"
+
+    found = conversion.collect_blunders([_record(QUIET)], judge)
+    assert [(p["ply"], p["goal"], p["eval"]) for p in found] == [(6, "hold", "15")]
+    assert found[0]["moves"] == QUIET[:6]
+    # A move that only confirmed a loss the judge already saw is not a blunder.
+    assert conversion.collect_blunders([_record(QUIET)], lambda m, s: "-M9" if len(m) % 2 == 0 else "+M8") == []
+    # As the second player engine1 moves at odd plies.
+    found = conversion.collect_blunders([_record(QUIET, first=2)], lambda m, s: "+M4" if len(m) == 6 else "-20")
+    assert [p["ply"] for p in found] == [5]
+
+
+def test_hold_positions_are_kept_unless_the_opponent_then_has_a_forced_win():
+    hold = {"goal": "hold"}
+    assert conversion.kept(hold, "-35") and conversion.kept(hold, "-M3") and conversion.kept(hold, None)
+    assert not conversion.kept(hold, "+M5")
+    assert conversion.kept({}, "-M5") and not conversion.kept({}, "-400")  # the default goal: win
+
+
+BLUNDERS = DATA.parent / "blunders-15x15.json"
+
+
+@pytest.mark.skipif(not BLUNDERS.exists(), reason="blunder positions not present")
+def test_shipped_blunders_are_open_positions_and_the_played_move_lets_a_line_through():
+    from engine.rules import GameConfig
+
+    positions = json.loads(BLUNDERS.read_text())
+    assert len(positions) >= 100 and all(p["goal"] == "hold" for p in positions)
+    for pos in positions[:30]:
+        cfg = GameConfig(pos["width"], pos["height"], pos["win_length"])
+        board = conversion.replay(cfg, pos["moves"])
+        assert not board.is_over and not pos["eval"].startswith("-M")
+        assert not board.winning_cells(board.to_move) and not board.winning_cells(board.to_move.other)
+        assert board.cells[cfg.padded(cfg.move(*pos["played"]))] == 0  # the move played in the game

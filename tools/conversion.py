@@ -11,6 +11,10 @@ a change in that; this takes minutes:
     # 2. the engine's move in each, at 1 s, judged again: is the win still there?
     python tools/conversion.py run --engine /path/to/pbrain-rapfi wins.json \\
         [--ms 1000] [--option root_share=0.6 ...]
+    # the same for defence: positions where engine1's move in the game turned
+    # a position the judge did not call lost into a forced loss (a blunder)
+    python tools/conversion.py collect --blunders --engine ... --out holds.json records...
+    python tools/conversion.py run --engine ... holds.json
 
 ``collect`` keeps, per game, the first ``--per-game`` such positions (the
 moments a win appeared), skipping positions with a completion on the board or
@@ -18,7 +22,9 @@ a VCF that :func:`engine.threats.find_vcf` finds (the root search plays those
 at once).  ``run`` searches each with :class:`engine.api.Engine` (guided
 mode; ``--option`` sets :class:`engine.api.EngineOptions` fields), and asks
 the judge about the position after the move: a forced loss for the opponent
-(``-M``) means the win was kept.  It prints the count kept and how the
+(``-M``) means the win was kept.  Blunder positions (``"goal": "hold"``) are
+kept when the judge does not see a forced win for the opponent after the move.
+It prints the count kept and how the
 searches ended (``vct``: the root threat search proved the win itself).
 ``data/conversion-15x15.json`` holds the 137 positions the README's figures use.
 The judging brain is not part of this project (docs/TUNING.md).
@@ -38,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.api import Engine, EngineOptions  # noqa: E402
 from engine.limits import Limits  # noqa: E402
+from engine.parallel import ParallelEngine  # noqa: E402
 from engine.rules import Board, GameConfig  # noqa: E402
 from engine.threats import find_vcf  # noqa: E402
 
@@ -76,19 +83,79 @@ def collect(records: list[dict], ask, per_game: int = 2) -> list[dict]:
     return out
 
 
-def run(positions: list[dict], ask, options: EngineOptions, ms: int, seed: int = 1) -> tuple[int, Counter]:
-    """(how many wins the engine's move kept, how its searches ended) over ``positions``."""
-    kept = 0
+def collect_blunders(records: list[dict], ask) -> list[dict]:
+    """Per game, the first position where engine1's move turned "not lost" into a forced loss.
+
+    The judge's verdict before the move must not be a forced loss for engine1
+    (``-M``), and after it (the opponent to move) must be a forced win for the
+    opponent (``+M``).  Positions where engine1 could complete a line, or had
+    to block a completion, are skipped: those are not where games are thrown.
+    """
+    out = []
+    for rec in records:
+        cfg = GameConfig(rec["width"], rec["height"], rec["win_length"])
+        moves = rec["moves"]
+        mine = 0 if rec.get("first", 1) == 1 else 1
+        size = (cfg.width, cfg.height)
+        for ply in range(int(rec.get("opening", 0)), len(moves) - 1):
+            if ply % 2 != mine:
+                continue
+            board = replay(cfg, moves[:ply])
+            if board.winning_cells(board.to_move) or board.winning_cells(board.to_move.other):
+                continue
+            after = score(ask(moves[: ply + 1], size))
+            if after != MATE:
+                continue
+            before = ask(moves[:ply], size)
+            if score(before) == -MATE:
+                break  # already lost before this move: the blunder came earlier
+            out.append({"game": rec.get("game"), "ply": ply, "eval": before, "goal": "hold", "width": cfg.width,
+                        "height": cfg.height, "win_length": cfg.win_length, "moves": moves[:ply]})
+            break
+    return out
+
+
+def kept(position: dict, verdict: str | None) -> bool:
+    """Whether the judge's verdict on the position after the engine's move keeps the goal.
+
+    ``"win"`` (the default): the opponent, now to move, is lost (``-M``);
+    ``"hold"``: the opponent, now to move, has no forced win (not ``+M``).
+    """
+    s = score(verdict)
+    if position.get("goal", "win") == "hold":
+        return s != MATE
+    return s == -MATE
+
+
+def run(positions: list[dict], ask, options: EngineOptions, ms: int, seed: int = 1, threads: int = 1) -> tuple[int, Counter]:
+    """(in how many positions the engine's move kept the goal, how its searches ended).
+
+    ``threads`` > 1 searches with :class:`engine.parallel.ParallelEngine`
+    (``threads - 1`` helper processes, started once per board size).
+    """
+    held = 0
     reasons: Counter = Counter()
-    for pos in positions:
-        cfg = GameConfig(pos["width"], pos["height"], pos["win_length"])
-        board = replay(cfg, pos["moves"])
-        result = Engine(cfg, options, seed=seed).search(board, Limits.movetime(ms))
-        reasons[result.reason] += 1
-        after = pos["moves"] + [list(cfg.xy(result.move))]
-        if score(ask(after, (cfg.width, cfg.height))) == -MATE:
-            kept += 1
-    return kept, reasons
+    parallel: dict[GameConfig, object] = {}
+    try:
+        for pos in positions:
+            cfg = GameConfig(pos["width"], pos["height"], pos["win_length"])
+            board = replay(cfg, pos["moves"])
+            if threads > 1:
+                if cfg not in parallel:
+                    parallel[cfg] = ParallelEngine(cfg, options, seed=seed, workers=threads - 1)
+                engine = parallel[cfg]
+                engine.new_game()
+            else:
+                engine = Engine(cfg, options, seed=seed)
+            result = engine.search(board, Limits.movetime(ms))
+            reasons[result.reason] += 1
+            after = pos["moves"] + [list(cfg.xy(result.move))]
+            if kept(pos, ask(after, (cfg.width, cfg.height))):
+                held += 1
+    finally:
+        for engine in parallel.values():
+            engine.close()
+    return held, reasons
 
 
 def parse_option(text: str) -> tuple[str, object]:
@@ -114,10 +181,12 @@ def main(argv=None) -> int:
     c.add_argument("records", nargs="+")
     c.add_argument("--out", required=True)
     c.add_argument("--per-game", type=int, default=2)
+    c.add_argument("--blunders", action="store_true", help="collect engine1's losing moves instead of its wins")
     r = sub.add_parser("run", help="play the engine in each won position and judge its move")
     r.add_argument("positions")
     r.add_argument("--ms", type=int, default=1000)
     r.add_argument("--option", action="append", default=[], help="EngineOptions field=value (repeatable)")
+    r.add_argument("--threads", type=int, default=1, help="searchers (2: a helper process, as --threads 2)")
     for p in (c, r):
         p.add_argument("--engine", required=True, help="judging brain command (split on spaces)")
         p.add_argument("--nodes", type=int, default=30_000)
@@ -126,15 +195,15 @@ def main(argv=None) -> int:
     try:
         if args.command == "collect":
             records = list(read_records(args.records))
-            found = collect(records, judge, args.per_game)
+            found = collect_blunders(records, judge) if args.blunders else collect(records, judge, args.per_game)
             Path(args.out).write_text(json.dumps(found) + "\n", encoding="utf-8")
             print(f"{len(found)} positions from {len(records)} games -> {args.out}")
         else:
             positions = json.loads(Path(args.positions).read_text(encoding="utf-8"))
             options = EngineOptions(mode="guided", **dict(parse_option(o) for o in args.option))
-            kept, reasons = run(positions, judge, options, args.ms)
+            held, reasons = run(positions, judge, options, args.ms, threads=args.threads)
             ends = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items()))
-            print(f"kept the win in {kept} of {len(positions)} positions ({100 * kept / max(1, len(positions)):.1f} %); searches ended: {ends}")
+            print(f"kept the goal in {held} of {len(positions)} positions ({100 * held / max(1, len(positions)):.1f} %); searches ended: {ends}")
     finally:
         judge.close()
     return 0
