@@ -19,7 +19,9 @@ process and merge its answer like any searcher's:
 
 Candidates are checked best pattern-score first, in passes of growing solver
 budgets (:data:`PASSES`; :data:`FAST_PASSES` where the C solver runs), until
-the deadline or ``stop``.
+the deadline or ``stop``.  Where the C solver runs, a null-move probe of the
+opponent's VCT comes first: when it proves the opponent has none, no move
+can lose to one and the checks are skipped.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from .api import require_playable
 from .limits import Limits, SearchInfo, SearchResult
 from .options import EngineOptions
 from .rules import Board, GameConfig
-from .threats import candidate_moves, fast_solver, find_vcf, find_vct, losing_moves
+from .threats import candidate_moves, fast_solver, find_vcf, find_vct, losing_moves, probe_vct
 
 #: Share of the time for the side to move's own VCF and VCT.
 OWN_SHARE = 0.25
@@ -51,8 +53,14 @@ UNTIMED_PASSES = ((1500, 2),)
 #: With the C solver (25 times faster): more threes everywhere, and the passes of the
 #: candidate checks go ten times deeper.
 FAST_OWN_THREES = 6
-FAST_CANDIDATES = 32
-FAST_PASSES = ((3000, 2), (30_000, 4), (300_000, 6))
+FAST_OWN_NODES = 2_000_000
+FAST_CANDIDATES = 40
+FAST_PASSES = ((3000, 6), (30_000, 6), (300_000, 6))
+#: The null-move probe of the opponent's VCT (see :mod:`engine.roottactics`): its threes,
+#: solver nodes, and share of the time left after the own search.
+PROBE_THREES = 6
+PROBE_NODES = 500_000
+PROBE_SHARE = 0.25
 
 
 class RootTactician:
@@ -104,12 +112,21 @@ class RootTactician:
             if stopped():
                 break
             kwargs = {"max_threes": FAST_OWN_THREES if fast else OWN_THREES} if finder is find_vct else {}
-            budget = OWN_NODES if deadline is not None else UNTIMED_OWN_NODES
+            budget = UNTIMED_OWN_NODES if deadline is None else FAST_OWN_NODES if fast else OWN_NODES
             line = finder(work, me, deadline=own_deadline, max_nodes=budget, **kwargs)
             if line:
                 return SearchResult(move=line[0], value=1.0, pv=list(line), elapsed=time.monotonic() - started,
                                     proven="win", reason=reason)
 
+        if fast and deadline is not None and not stopped():
+            probe_deadline = time.monotonic() + max(0.0, deadline - time.monotonic()) * PROBE_SHARE
+            threat, finished = probe_vct(work, 3 - me, deadline=probe_deadline, max_nodes=PROBE_NODES,
+                                         max_threes=PROBE_THREES)
+            if threat is None and finished:
+                # No move of ours can allow a win the opponent does not have with a free move.
+                move = ([m for m, _ in candidate_moves(work, limit=1)] or work.legal_moves())[0]
+                return SearchResult(move=move, value=0.5, pv=[move], elapsed=time.monotonic() - started,
+                                    reason="tactics")
         ranked = [m for m, _ in candidate_moves(work, limit=FAST_CANDIDATES if fast else CANDIDATES)]
         safe = list(ranked)
         losing: list[int] = []

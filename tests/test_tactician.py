@@ -56,6 +56,20 @@ def test_moves_that_ignore_an_open_three_are_proven_lost():
         assert after.winning_cells(after.to_move) or find_vct(after, int(after.to_move), max_nodes=20000)
 
 
+def test_no_checks_when_the_probe_proves_the_opponent_has_no_vct():
+    from engine.threats import fast_solver, probe_vct
+
+    if not fast_solver(CFG):
+        pytest.skip("the probe runs with the C solver only")
+    # Scattered stones: the opponent has no VCT even with a free move, and the probe proves it.
+    b = board_of([(7, 7), (2, 12)], [(12, 2), (3, 3)])
+    assert probe_vct(b, 2, max_nodes=500_000, max_threes=6) == (None, True)
+    tac = RootTactician(CFG)
+    t = time.monotonic()
+    res = tac.search(b, Limits.movetime(3000))
+    assert time.monotonic() - t < 1.0 and tac.root_stats() == [] and b.is_empty(res.move)
+
+
 def test_stop_and_deadline_end_the_search_early():
     b = board_of([(7, 7), (8, 8), (6, 6)], [(8, 7), (6, 8), (9, 9)])
     stop = threading.Event()

@@ -148,7 +148,7 @@ def run(positions: list[dict], ask, options: EngineOptions, ms: int, seed: int =
             else:
                 engine = Engine(cfg, options, seed=seed)
             result = engine.search(board, Limits.movetime(ms))
-            reasons[result.reason] += 1
+            reasons[result.reason.split(";")[0]] += 1  # parallel searches append helper counts
             after = pos["moves"] + [list(cfg.xy(result.move))]
             if kept(pos, ask(after, (cfg.width, cfg.height))):
                 held += 1
