@@ -372,15 +372,7 @@ def find_vct(
     pela: a two-three win found in 0.3 s by deepening was missed in 3 s when
     three threes were allowed from the start).
     """
-    p = _side(player)
-    if board.winner is not None or board.is_full:
-        return None
-    st = LineState(board.config, board.cells)
-    try:
-        line = _solve(st, p, max_nodes, deadline, threes=max(0, max_threes), deepen=True)
-    except _Abort:
-        return None
-    return None if line is None else _compact(board, line)
+    return probe_vct(board, player, deadline, max_nodes, max_threes)[0]
 
 
 def probe_vct(
