@@ -57,29 +57,41 @@ def replay(config: GameConfig, moves) -> Board:
     return board
 
 
+def _open_positions(rec: dict):
+    """``(config, ply, board)`` for each ply of ``rec`` after the opening where engine1 is to
+    move and neither side can complete a line (the last move excluded), in game order."""
+    cfg = GameConfig(rec["width"], rec["height"], rec["win_length"])
+    moves = rec["moves"]
+    mine = 0 if rec.get("first", 1) == 1 else 1
+    for ply in range(int(rec.get("opening", 0)), len(moves) - 1):
+        if ply % 2 != mine:
+            continue
+        board = replay(cfg, moves[:ply])
+        if board.winning_cells(board.to_move) or board.winning_cells(board.to_move.other):
+            continue
+        yield cfg, ply, board
+
+
+def _position(rec: dict, cfg: GameConfig, ply: int, verdict: str | None, **extra) -> dict:
+    """The stored form of the position before ``rec``'s move ``ply``."""
+    return {"game": rec.get("game"), "ply": ply, "eval": verdict, **extra, "width": cfg.width,
+            "height": cfg.height, "win_length": cfg.win_length, "moves": rec["moves"][:ply]}
+
+
 def collect(records: list[dict], ask, per_game: int = 2) -> list[dict]:
     """Positions of ``records`` where engine1, to move, holds a forced win by ``ask(moves, size)``."""
     out = []
     for rec in records:
-        cfg = GameConfig(rec["width"], rec["height"], rec["win_length"])
-        moves = rec["moves"]
-        mine = 0 if rec.get("first", 1) == 1 else 1
         found = 0
-        for ply in range(int(rec.get("opening", 0)), len(moves) - 1):
+        for cfg, ply, board in _open_positions(rec):
             if found >= per_game:
                 break
-            if ply % 2 != mine:
-                continue
-            board = replay(cfg, moves[:ply])
-            if board.winning_cells(board.to_move) or board.winning_cells(board.to_move.other):
-                continue
             if find_vcf(board, int(board.to_move), max_nodes=20000):
                 continue
-            verdict = ask(moves[:ply], (cfg.width, cfg.height))
+            verdict = ask(rec["moves"][:ply], (cfg.width, cfg.height))
             if score(verdict) == MATE:
                 found += 1
-                out.append({"game": rec.get("game"), "ply": ply, "eval": verdict, "width": cfg.width,
-                            "height": cfg.height, "win_length": cfg.win_length, "moves": moves[:ply]})
+                out.append(_position(rec, cfg, ply, verdict))
     return out
 
 
@@ -93,24 +105,14 @@ def collect_blunders(records: list[dict], ask) -> list[dict]:
     """
     out = []
     for rec in records:
-        cfg = GameConfig(rec["width"], rec["height"], rec["win_length"])
         moves = rec["moves"]
-        mine = 0 if rec.get("first", 1) == 1 else 1
-        size = (cfg.width, cfg.height)
-        for ply in range(int(rec.get("opening", 0)), len(moves) - 1):
-            if ply % 2 != mine:
-                continue
-            board = replay(cfg, moves[:ply])
-            if board.winning_cells(board.to_move) or board.winning_cells(board.to_move.other):
-                continue
-            after = score(ask(moves[: ply + 1], size))
-            if after != MATE:
+        for cfg, ply, _ in _open_positions(rec):
+            size = (cfg.width, cfg.height)
+            if score(ask(moves[: ply + 1], size)) != MATE:
                 continue
             before = ask(moves[:ply], size)
-            if score(before) == -MATE:
-                break  # already lost before this move: the blunder came earlier
-            out.append({"game": rec.get("game"), "ply": ply, "eval": before, "goal": "hold", "width": cfg.width,
-                        "height": cfg.height, "win_length": cfg.win_length, "moves": moves[:ply]})
+            if score(before) != -MATE:  # else it was lost already: the blunder came earlier
+                out.append(_position(rec, cfg, ply, before, goal="hold"))
             break
     return out
 
