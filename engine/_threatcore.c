@@ -282,10 +282,17 @@ static void place(S *s, int cell, int p) {
     const GeomObject *g = s->g;
     s->cells[cell] = (signed char)p;
     s->hash ^= g->zob[2 * cell + p - 1];
+    /* Only two transitions are possible per window (see hot_refresh): it turns hot
+     * for p on reaching K-2 stones, and stops being hot for the opponent on its
+     * first stone of p. */
+    int o = 3 - p, lo = s->k - 2;
+    short *cp = s->cnt[p], *co = s->cnt[o];
+    int *ho = s->hotpos[o];
     for (int i = g->cw_start[cell]; i < g->cw_start[cell + 1]; i++) {
         int w = g->cw[i];
-        s->cnt[p][w]++;
-        hot_refresh(s, w);
+        int c = ++cp[w];
+        if (c == lo && co[w] == 0) hot_set(s, p, w, 1);
+        else if (c == 1 && ho[w] >= 0) hot_set(s, o, w, 0);
     }
 }
 
@@ -294,10 +301,14 @@ static void take(S *s, int cell) {
     int p = s->cells[cell];
     s->cells[cell] = 0;
     s->hash ^= g->zob[2 * cell + p - 1];
+    /* The reverse of place's two transitions. */
+    int o = 3 - p, lo = s->k - 2;
+    short *cp = s->cnt[p], *co = s->cnt[o];
     for (int i = g->cw_start[cell]; i < g->cw_start[cell + 1]; i++) {
         int w = g->cw[i];
-        s->cnt[p][w]--;
-        hot_refresh(s, w);
+        int c = --cp[w];
+        if (c == lo - 1 && co[w] == 0) hot_set(s, p, w, 0);
+        else if (c == 0 && co[w] >= lo) hot_set(s, o, w, 1);
     }
 }
 
@@ -777,7 +788,10 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     }
     for (int p = 1; p <= 2; p++)
         for (int w = 0; w < g->nwin; w++) s.hotpos[p][w] = -1;
-    for (int w = 0; w < g->nwin; w++) hot_refresh(&s, w);
+    /* Only windows with K-2 stones of one side can be hot; the rest stay out of the
+     * lists (whose order nothing depends on: every reader sorts what it collects). */
+    for (int w = 0; w < g->nwin; w++)
+        if (s.cnt[1][w] >= g->k - 2 || s.cnt[2][w] >= g->k - 2) hot_refresh(&s, w);
 
     Line *line = NULL;
     Py_BEGIN_ALLOW_THREADS
