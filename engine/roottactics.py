@@ -15,8 +15,10 @@ exactly that, so the root -- one position a move -- gets a larger budget:
    the probe proves there is no such win, no move of ours can allow one and
    the per-move checks are skipped.  When it finds one, every move must deal
    with it: the per-move checks below use the probe's threes and a time
-   budget a few times what the probe took, and the moves they did not reach
-   are dropped with the losing ones (most moves do nothing against a threat);
+   budget a few times what the probe took, may use more of the turn, and
+   check the moves whose budget ran out again with growing budgets; the
+   moves they did not reach are dropped with the losing ones (most moves do
+   nothing against a threat);
 3. every root move is checked for a VCT of the opponent after it
    (:func:`engine.threats.losing_moves`); the moves proven to lose are removed
    from the root as long as at least one other move remains.
@@ -32,7 +34,7 @@ import time
 from dataclasses import dataclass, field
 
 from .rules import Board
-from .threats import find_vcf, find_vct, losing_moves, probe_vct
+from .threats import LOSING, OPEN, SAFE, UNCHECKED, classify_moves, find_vcf, find_vct, probe_vct
 
 #: Solver nodes for the side to move's own VCF and VCT.
 OWN_VCF_NODES = 20000
@@ -46,6 +48,12 @@ REPLY_VCT_NODES = 300
 #: and its floor in seconds.
 THREAT_CHECK_FACTOR = 3.0
 THREAT_CHECK_MIN_S = 0.003
+#: Under a threat, the moves whose check ran out of budget are checked again, each pass
+#: with this many times the previous pass's time and nodes, while the checks' time lasts.
+SURVIVOR_FACTOR = 4
+#: Under a threat, the checks may use this share of the time left (at least the root's
+#: own share): a move that survives them is worth more than a deeper tree.
+THREAT_SHARE = 0.8
 
 
 @dataclass
@@ -76,6 +84,7 @@ def plan_root(
     reply_nodes: int = REPLY_VCT_NODES,
     threat_threes: int = 0,
     threat_nodes: int = 200_000,
+    threat_share: float = THREAT_SHARE,
 ) -> RootPlan:
     """Run the root threat search on ``board`` (side to move to play one of ``moves``).
 
@@ -84,7 +93,10 @@ def plan_root(
     own-win searches get the first third of it, the move checks the rest.
     ``moves`` should be best first, since the checks stop at the time limit.
     ``threat_threes`` > 0 runs the null-move probe (step 2 of the module doc)
-    with ``threat_nodes`` solver nodes in the second third of the share.
+    with ``threat_nodes`` solver nodes in the second third of the share; when
+    it finds a threat, the checks may run until ``threat_share`` of the time
+    left (if more than ``share``), and the moves whose check ran out of budget
+    are checked again with growing budgets while that time lasts.
     ``threes`` bounds the own VCT; ``reply_threes`` and ``reply_nodes`` the
     opponent's VCT looked for after each move.  With a deadline the own VCT
     is bounded by time alone; without one by :data:`OWN_VCT_NODES`.
@@ -128,13 +140,39 @@ def plan_root(
             checks = dict(max_nodes=threat_nodes, max_threes=threat_threes, deepen=True)
             if deadline is not None:
                 checks["move_seconds"] = max(THREAT_CHECK_MIN_S, THREAT_CHECK_FACTOR * took)
+                left = max(0.0, deadline - time.monotonic())
+                check_deadline = max(check_deadline, time.monotonic() + left * threat_share)
             else:
                 checks["max_nodes"] = max(reply_nodes, threat_nodes // 4)
-    safe, losing, unchecked = losing_moves(board, moves, deadline=check_deadline, **checks)
-    plan.checked = len(safe) + len(losing)
-    if threatened and safe:
-        losing = losing + unchecked  # under a threat, a move nobody checked most likely ignores it
-    if safe or unchecked:
+    verdicts = classify_moves(board, moves, deadline=check_deadline, **checks)
+    if threatened and deadline is not None:
+        _recheck_open(board, verdicts, check_deadline, checks)
+    plan.checked = sum(v in (SAFE, OPEN, LOSING) for v in verdicts.values())
+    losing = [m for m, v in verdicts.items() if v == LOSING]
+    kept = any(v in (SAFE, OPEN) for v in verdicts.values())
+    if threatened and kept:
+        # Under a threat, a move nobody checked most likely ignores it.
+        losing += [m for m, v in verdicts.items() if v == UNCHECKED]
+    if kept or any(v == UNCHECKED for v in verdicts.values()):
         # Keep every move when all lose: the tree then looks for the longest resistance.
         plan.losing = losing
     return plan
+
+
+def _recheck_open(board: Board, verdicts: dict[int, str], deadline: float, checks: dict) -> None:
+    """Check the moves left open (budget spent) again with growing budgets until ``deadline``.
+
+    Each pass gives every open move :data:`SURVIVOR_FACTOR` times the time and
+    nodes of the pass before, best move first; a move a pass does not reach
+    stays open.  ``verdicts`` is updated in place.
+    """
+    checks = dict(checks)
+    while time.monotonic() < deadline:
+        still_open = [m for m, v in verdicts.items() if v == OPEN]
+        if not still_open:
+            return
+        checks["move_seconds"] *= SURVIVOR_FACTOR
+        checks["max_nodes"] *= SURVIVOR_FACTOR
+        for m, verdict in classify_moves(board, still_open, deadline=deadline, **checks).items():
+            if verdict != UNCHECKED:
+                verdicts[m] = verdict

@@ -719,6 +719,69 @@ class ThreatKnowledge:
         return Suggestion(priors=[scores.get(c, 0.0) for c in pads])
 
 
+#: :func:`classify_moves` verdicts.
+SAFE, OPEN, LOSING, UNCHECKED = "safe", "open", "losing", "unchecked"
+
+
+def classify_moves(
+    board: Board,
+    moves: Sequence[int],
+    deadline: float | None = None,
+    max_nodes: int = 2000,
+    max_threes: int = 2,
+    move_seconds: float | None = None,
+    deepen: bool = False,
+) -> dict[int, str]:
+    """Whether the opponent has a forced win after each of ``moves`` of the side to move.
+
+    Maps each move, in the order of ``moves``, to :data:`LOSING` (the opponent
+    then completes a line it cannot be stopped from, or has a VCT, see
+    :func:`find_vct`, of up to ``max_threes`` threes: a proof), :data:`SAFE`
+    (the solver finished and found no such win, or the move wins at once),
+    :data:`OPEN` (its budget ran out first: ``max_nodes`` solver nodes, and
+    ``move_seconds`` of time if given) or :data:`UNCHECKED` (not reached
+    before ``deadline``, monotonic).  ``deepen`` looks for the opponent's VCT
+    with 1, 2, ... ``max_threes`` threes (as :func:`find_vct`) instead of all
+    of them at once.  Occupied, off-board and repeated entries are dropped.
+    """
+    verdicts: dict[int, str] = {}
+    if board.is_over:
+        return verdicts
+    cfg = board.config
+    s = int(board.to_move)
+    o = 3 - s
+    st = LineState(cfg, board.cells)
+    todo = [int(m) for m in moves if 0 <= int(m) < cfg.area and board.cells[cfg.padded(int(m))] == EMPTY]
+    for m in todo:
+        if m in verdicts:
+            continue
+        if deadline is not None and time.monotonic() >= deadline:
+            verdicts[m] = UNCHECKED
+            continue
+        c = cfg.padded(m)
+        if st.wins_at(c, s):
+            verdicts[m] = SAFE  # it wins at once
+            continue
+        st.place(c, s)
+        try:
+            if st.completing(o):
+                verdict = LOSING  # the opponent completes a line now
+            else:
+                limit = deadline
+                if move_seconds is not None:
+                    mine = time.monotonic() + move_seconds
+                    limit = mine if limit is None else min(limit, mine)
+                try:
+                    won = _solve(st, o, max_nodes, limit, threes=max(0, max_threes), deepen=deepen)
+                    verdict = SAFE if won is None else LOSING
+                except _Abort:
+                    verdict = OPEN
+        finally:
+            st.take(c)
+        verdicts[m] = verdict
+    return verdicts
+
+
 def losing_moves(
     board: Board,
     moves: Sequence[int],
@@ -730,23 +793,17 @@ def losing_moves(
 ) -> tuple[list[int], list[int], list[int]]:
     """Sort ``moves`` of the side to move by whether the opponent then has a forced win.
 
-    Returns ``(safe, losing, unchecked)``, each in the order of ``moves``:
-    ``losing`` moves leave the opponent a completion it cannot be stopped
-    from, or a VCT (see :func:`find_vct`, up to ``max_threes`` threes): a
-    proof that the move loses.  ``safe`` moves were searched to the end of
-    their budget (``max_nodes`` solver nodes each) without such a win being
-    found -- a budget running out counts as safe, so the split errs towards
-    keeping moves.  ``unchecked`` are those not reached before ``deadline``
-    (monotonic).  ``move_seconds`` also bounds each move's search in time;
-    ``deepen`` looks for the opponent's VCT with 1, 2, ... ``max_threes``
-    threes (as :func:`find_vct`) instead of all of them at once.  Occupied or
-    off-board entries are dropped.
+    Returns ``(safe, losing, unchecked)``, each in the order of ``moves``, from
+    :func:`classify_moves` (same arguments): a budget running out counts as
+    safe here, so the split errs towards keeping moves.
     """
     safe: list[int] = []
     losing: list[int] = []
     unchecked: list[int] = []
-    if board.is_over:
-        return safe, losing, unchecked
+    verdicts = classify_moves(board, moves, deadline, max_nodes, max_threes, move_seconds, deepen)
+    for m, verdict in verdicts.items():
+        (losing if verdict == LOSING else unchecked if verdict == UNCHECKED else safe).append(m)
+    return safe, losing, unchecked
     cfg = board.config
     s = int(board.to_move)
     o = 3 - s

@@ -244,3 +244,52 @@ def test_plan_root_threat_probe_keeps_only_the_answers_it_checked():
     # Under a deadline already past, the probe cannot run: the plan drops nothing.
     plan = plan_root(fork_position(), moves, 0.0, 0.4, threat_threes=2, threat_nodes=20_000)
     assert plan.losing == []
+
+
+def test_classify_moves_tells_proofs_from_budgets_run_out():
+    from engine.threats import LOSING, OPEN, SAFE, UNCHECKED, classify_moves
+
+    b = fork_position()
+    moves = [m(7, 7), m(10, 2), m(7, 7), m(5, 7)]  # a repeat and an occupied cell are dropped
+    assert classify_moves(b, moves, max_threes=2, deepen=True) == {m(7, 7): SAFE, m(10, 2): LOSING}
+    # One solver node settles nothing after the block, but the ignoring move leaves O a
+    # completion-free VCT, which also needs more than one node: both stay open.
+    assert classify_moves(b, moves, max_nodes=1, max_threes=2) == {m(7, 7): OPEN, m(10, 2): OPEN}
+    assert classify_moves(b, moves, deadline=0.0) == {m(7, 7): UNCHECKED, m(10, 2): UNCHECKED}
+
+
+def test_open_checks_are_settled_by_growing_passes():
+    from engine.roottactics import _recheck_open
+    from engine.threats import LOSING, OPEN, SAFE
+
+    import time
+
+    b = fork_position()
+    before = list(b.cells)
+    verdicts = {m(7, 7): OPEN, m(10, 2): OPEN, m(8, 8): SAFE}
+    checks = dict(max_nodes=1, max_threes=2, deepen=True, move_seconds=0.001)
+    _recheck_open(b, verdicts, time.monotonic() + 5.0, checks)
+    assert verdicts == {m(7, 7): SAFE, m(10, 2): LOSING, m(8, 8): SAFE}
+    assert b.cells == before and checks["max_nodes"] == 1  # the caller's budgets are not changed
+    # No time left: open moves stay open.
+    verdicts = {m(10, 2): OPEN}
+    _recheck_open(b, verdicts, 0.0, dict(checks))
+    assert verdicts == {m(10, 2): OPEN}
+
+
+def test_plan_root_under_a_threat_rechecks_what_the_first_pass_left_open():
+    import time
+
+    from engine import roottactics
+
+    b = fork_position()
+    moves = [m(7, 7), m(10, 2), m(8, 8), m(4, 7), m(7, 4)]
+    # A per-move time so small that the first pass settles nothing, and a whole second for
+    # the checks: the growing passes must still prove which moves lose.
+    saved = roottactics.THREAT_CHECK_MIN_S, roottactics.THREAT_CHECK_FACTOR
+    roottactics.THREAT_CHECK_MIN_S, roottactics.THREAT_CHECK_FACTOR = 1e-6, 0.0
+    try:
+        plan = plan_root(b, moves, time.monotonic() + 2.0, 0.5, threat_threes=2, threat_nodes=20_000)
+    finally:
+        roottactics.THREAT_CHECK_MIN_S, roottactics.THREAT_CHECK_FACTOR = saved
+    assert plan.threat and m(7, 7) not in plan.losing and m(10, 2) in plan.losing
