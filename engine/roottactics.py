@@ -20,7 +20,7 @@ exactly that, so the root -- one position a move -- gets a larger budget:
    moves they did not reach are dropped with the losing ones (most moves do
    nothing against a threat);
 3. every root move is checked for a VCT of the opponent after it
-   (:func:`engine.threats.losing_moves`); the moves proven to lose are removed
+   (:func:`engine.threats.classify_moves`); the moves proven to lose are removed
    from the root as long as at least one other move remains.
 
 With a deadline, all of it takes a fixed share of the time left; without

@@ -804,34 +804,3 @@ def losing_moves(
     for m, verdict in verdicts.items():
         (losing if verdict == LOSING else unchecked if verdict == UNCHECKED else safe).append(m)
     return safe, losing, unchecked
-    cfg = board.config
-    s = int(board.to_move)
-    o = 3 - s
-    st = LineState(cfg, board.cells)
-    todo = [int(m) for m in moves if 0 <= int(m) < cfg.area and board.cells[cfg.padded(int(m))] == EMPTY]
-    for j, m in enumerate(todo):
-        if deadline is not None and time.monotonic() >= deadline:
-            unchecked.extend(todo[j:])
-            break
-        c = cfg.padded(m)
-        if st.wins_at(c, s):
-            safe.append(m)  # it wins at once
-            continue
-        st.place(c, s)
-        try:
-            wo = st.completing(o)
-            if wo:
-                lost = True  # the opponent completes a line now
-            else:
-                limit = deadline
-                if move_seconds is not None:
-                    mine = time.monotonic() + move_seconds
-                    limit = mine if limit is None else min(limit, mine)
-                try:
-                    lost = _solve(st, o, max_nodes, limit, threes=max(0, max_threes), deepen=deepen) is not None
-                except _Abort:
-                    lost = False
-        finally:
-            st.take(c)
-        (losing if lost else safe).append(m)
-    return safe, losing, unchecked
