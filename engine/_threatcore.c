@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <math.h>
 
 #define MAX_DEPTH 120 /* threats.MAX_VCF_DEPTH */
 
@@ -139,581 +140,8 @@ static PyTypeObject GeomType = {
     .tp_dealloc = (destructor)geom_dealloc,
 };
 
-/* ------------------------------------------------------------------------ */
-/* Small growable int vectors and sets of failed positions.                  */
-
-typedef struct { int *v; int n, cap; } IVec;
-
-typedef struct S S;
-static void oom(S *s);
-
-static void iv_free(IVec *a) { free(a->v); a->v = NULL; a->n = a->cap = 0; }
-
-static int iv_push(S *s, IVec *a, int x) {
-    if (a->n == a->cap) {
-        int cap = a->cap ? 2 * a->cap : 16;
-        int *v = realloc(a->v, sizeof(int) * (size_t)cap);
-        if (!v) { oom(s); return 0; }
-        a->v = v;
-        a->cap = cap;
-    }
-    a->v[a->n++] = x;
-    return 1;
-}
-
-static int cmp_int(const void *x, const void *y) {
-    int a = *(const int *)x, b = *(const int *)y;
-    return (a > b) - (a < b);
-}
-
-static void sort_unique(IVec *a) {
-    if (a->n < 2) return;
-    if (a->n <= 24) {
-        for (int i = 1; i < a->n; i++) {
-            int x = a->v[i], j = i - 1;
-            while (j >= 0 && a->v[j] > x) { a->v[j + 1] = a->v[j]; j--; }
-            a->v[j + 1] = x;
-        }
-    } else {
-        qsort(a->v, (size_t)a->n, sizeof(int), cmp_int);
-    }
-    int m = 1;
-    for (int i = 1; i < a->n; i++)
-        if (a->v[i] != a->v[m - 1]) a->v[m++] = a->v[i];
-    a->n = m;
-}
-
-static int iv_has(const IVec *a, int x) {
-    for (int i = 0; i < a->n; i++)
-        if (a->v[i] == x) return 1;
-    return 0;
-}
-
-/* Open-addressing set of (hash, tag) pairs: the solver's "no win here" memory. */
-typedef struct { uint64_t *key; int *tag; unsigned char *used; size_t cap, n; } HSet;
-
-static size_t hs_slot(const HSet *h, uint64_t key, int tag) {
-    uint64_t x = key ^ ((uint64_t)(unsigned)tag * 0x9E3779B97F4A7C15ULL);
-    x ^= x >> 31;
-    size_t i = (size_t)x & (h->cap - 1);
-    while (h->used[i] && !(h->key[i] == key && h->tag[i] == tag)) i = (i + 1) & (h->cap - 1);
-    return i;
-}
-
-static int hs_has(const HSet *h, uint64_t key, int tag) {
-    if (!h->cap) return 0;
-    return h->used[hs_slot(h, key, tag)];
-}
-
-static int hs_grow(HSet *h) {
-    size_t cap = h->cap ? 2 * h->cap : 1024;
-    HSet n = {calloc(cap, sizeof(uint64_t)), calloc(cap, sizeof(int)), calloc(cap, 1), cap, 0};
-    if (!n.key || !n.tag || !n.used) { free(n.key); free(n.tag); free(n.used); return 0; }
-    for (size_t i = 0; i < h->cap; i++)
-        if (h->used[i]) {
-            size_t j = hs_slot(&n, h->key[i], h->tag[i]);
-            n.used[j] = 1; n.key[j] = h->key[i]; n.tag[j] = h->tag[i]; n.n++;
-        }
-    free(h->key); free(h->tag); free(h->used);
-    *h = n;
-    return 1;
-}
-
-static void hs_free(HSet *h) { free(h->key); free(h->tag); free(h->used); memset(h, 0, sizeof *h); }
-
-/* ------------------------------------------------------------------------ */
-/* Solver state: LineState plus the budget of one run.                       */
-
-struct S {
-    const GeomObject *g;
-    int k;
-    signed char *cells;
-    short *cnt[3];      /* cnt[p][w]: stones of p in window w */
-    int *hot[3];        /* hot windows of p, unordered */
-    int nhot[3];
-    int *hotpos[3];     /* index in hot[p], or -1 */
-    uint64_t hash;
-    long long nodes, max_nodes;
-    double deadline;    /* on this module's clock; < 0: none */
-    int aborted;        /* 1: budget spent, 2: out of memory */
-    HSet failed, failed_vct;
-};
-
-static void oom(S *s) { s->aborted = 2; }
-
-/* Remember (key, tag) in h, growing it at half load. */
-static void hs_add(S *s, HSet *h, uint64_t key, int tag) {
-    if (hs_has(h, key, tag)) return;
-    if (h->n * 2 >= h->cap && !hs_grow(h)) { oom(s); return; }
-    size_t slot = hs_slot(h, key, tag);
-    h->used[slot] = 1;
-    h->key[slot] = key;
-    h->tag[slot] = tag;
-    h->n++;
-}
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static inline void hot_set(S *s, int p, int w, int want) {
-    int at = s->hotpos[p][w];
-    if (want && at < 0) {
-        s->hotpos[p][w] = s->nhot[p];
-        s->hot[p][s->nhot[p]++] = w;
-    } else if (!want && at >= 0) {
-        int last = s->hot[p][--s->nhot[p]];
-        s->hot[p][at] = last;
-        s->hotpos[p][last] = at;
-        s->hotpos[p][w] = -1;
-    }
-}
-
-/* Keep hot[q] = {w : cnt[3-q][w] == 0 and cnt[q][w] >= K-2} for both sides. */
-static inline void hot_refresh(S *s, int w) {
-    int lo = s->k - 2;
-    hot_set(s, 1, w, s->cnt[2][w] == 0 && s->cnt[1][w] >= lo);
-    hot_set(s, 2, w, s->cnt[1][w] == 0 && s->cnt[2][w] >= lo);
-}
-
-static void place(S *s, int cell, int p) {
-    const GeomObject *g = s->g;
-    s->cells[cell] = (signed char)p;
-    s->hash ^= g->zob[2 * cell + p - 1];
-    /* Only two transitions are possible per window (see hot_refresh): it turns hot
-     * for p on reaching K-2 stones, and stops being hot for the opponent on its
-     * first stone of p. */
-    int o = 3 - p, lo = s->k - 2;
-    short *cp = s->cnt[p], *co = s->cnt[o];
-    int *ho = s->hotpos[o];
-    for (int i = g->cw_start[cell]; i < g->cw_start[cell + 1]; i++) {
-        int w = g->cw[i];
-        int c = ++cp[w];
-        if (c == lo && co[w] == 0) hot_set(s, p, w, 1);
-        else if (c == 1 && ho[w] >= 0) hot_set(s, o, w, 0);
-    }
-}
-
-static void take(S *s, int cell) {
-    const GeomObject *g = s->g;
-    int p = s->cells[cell];
-    s->cells[cell] = 0;
-    s->hash ^= g->zob[2 * cell + p - 1];
-    /* The reverse of place's two transitions. */
-    int o = 3 - p, lo = s->k - 2;
-    short *cp = s->cnt[p], *co = s->cnt[o];
-    for (int i = g->cw_start[cell]; i < g->cw_start[cell + 1]; i++) {
-        int w = g->cw[i];
-        int c = --cp[w];
-        if (c == lo - 1 && co[w] == 0) hot_set(s, p, w, 0);
-        else if (c == 0 && co[w] >= lo) hot_set(s, o, w, 1);
-    }
-}
-
-static int tick(S *s) {
-    s->nodes++;
-    if (s->nodes > s->max_nodes) { s->aborted = 1; return 0; }
-    if (s->deadline >= 0 && (s->nodes & 31) == 1 && now_seconds() > s->deadline) { s->aborted = 1; return 0; }
-    return 1;
-}
-
-/* Empty cells of the hot windows of p holding `count` stones, sorted. */
-static void empties_with(S *s, int p, int count, IVec *out) {
-    const GeomObject *g = s->g;
-    int k = s->k;
-    out->n = 0;
-    for (int i = 0; i < s->nhot[p]; i++) {
-        int w = s->hot[p][i];
-        if (s->cnt[p][w] != count) continue;
-        const int *win = g->win + w * k;
-        for (int j = 0; j < k; j++)
-            if (s->cells[win[j]] == 0 && !iv_push(s, out, win[j])) return;
-    }
-    sort_unique(out);
-}
-
-/* LineState.completing: cells where p completes a line now. */
-static void completing(S *s, int p, IVec *out) { empties_with(s, p, s->k - 1, out); }
-
-/* LineState.new_completions (freestyle): completing cells in the windows through `cell`. */
-static int has_new_completion(S *s, int cell, int p) {
-    const GeomObject *g = s->g;
-    int k = s->k;
-    for (int i = g->cw_start[cell]; i < g->cw_start[cell + 1]; i++) {
-        int w = g->cw[i];
-        if (s->cnt[p][w] == k - 1 && s->cnt[3 - p][w] == 0) return 1;
-    }
-    return 0;
-}
-
-/* LineState.four_options (freestyle): every four of p, who has no completing cell.
- * `edges` gets (cell << 16 | completion) sorted and unique: the options are its runs
- * of equal cell, the completions their low halves (one completion: the only reply;
- * two or more: a double threat). */
-static void four_edges(S *s, int p, IVec *edges) {
-    const GeomObject *g = s->g;
-    int k = s->k;
-    edges->n = 0;
-    for (int i = 0; i < s->nhot[p]; i++) {
-        int w = s->hot[p][i];
-        if (s->cnt[p][w] != k - 2) continue;
-        const int *win = g->win + w * k;
-        int e[2], ne = 0;
-        for (int j = 0; j < k; j++)
-            if (s->cells[win[j]] == 0) {
-                if (ne < 2) e[ne] = win[j];
-                ne++;
-            }
-        if (ne != 2) continue;
-        if (!iv_push(s, edges, (e[0] << 16) | e[1]) || !iv_push(s, edges, (e[1] << 16) | e[0])) return;
-    }
-    sort_unique(edges);
-}
-
-/* Run [i, *end) of equal cells in edges; returns the cell. */
-static inline int run_of(const IVec *edges, int i, int *end) {
-    int c = edges->v[i] >> 16, j = i + 1;
-    while (j < edges->n && (edges->v[j] >> 16) == c) j++;
-    *end = j;
-    return c;
-}
-
-/* Moves of p after which it has at least `need` completing cells: need 1 is
- * LineState.fours, need 2 LineState.double_moves (under freestyle one stone stops a
- * single completion, never two). */
-static void fours_with(S *s, int p, int need, IVec *out) {
-    IVec now = {0};
-    out->n = 0;
-    completing(s, p, &now);
-    if (!now.n) {
-        IVec edges = {0};
-        four_edges(s, p, &edges);
-        for (int i = 0, j; i < edges.n; i = j) {
-            int c = run_of(&edges, i, &j);
-            if (j - i >= need && !iv_push(s, out, c)) break;
-        }
-        iv_free(&edges);
-    } else {
-        IVec cand = {0}, w = {0};
-        empties_with(s, p, s->k - 2, &cand);
-        for (int i = 0; i < cand.n && !s->aborted; i++) {
-            int c = cand.v[i];
-            if (iv_has(&now, c)) continue;
-            place(s, c, p);
-            completing(s, p, &w);
-            take(s, c);
-            if (w.n >= need && !iv_push(s, out, c)) break;
-        }
-        iv_free(&cand);
-        iv_free(&w);
-    }
-    iv_free(&now);
-}
-
-static void double_moves(S *s, int p, IVec *out) { fours_with(s, p, 2, out); }
-static void fours(S *s, int p, IVec *out) { fours_with(s, p, 1, out); }
-
-/* threats._double_defences: moves of side `sd` after which the other side has
- * no completion and no double-threat move left.  Sorted. */
-static void double_defences(S *s, int sd, const IVec *threats, IVec *out) {
-    const GeomObject *g = s->g;
-    int k = s->k, o = 3 - sd;
-    IVec cand = {0}, spoil = {0}, tmp = {0};
-    out->n = 0;
-    for (int t = 0; t < threats->n; t++) {
-        int c0 = threats->v[t];
-        spoil.n = 0;
-        if (!iv_push(s, &spoil, c0)) goto done;
-        for (int i = g->cw_start[c0]; i < g->cw_start[c0 + 1]; i++) {
-            int w = g->cw[i];
-            if (s->cnt[sd][w] != 0 || s->cnt[o][w] != k - 2) continue;
-            const int *win = g->win + w * k;
-            for (int j = 0; j < k; j++)
-                if (s->cells[win[j]] == 0 && !iv_push(s, &spoil, win[j])) goto done;
-        }
-        sort_unique(&spoil);
-        if (t == 0) {
-            IVec sw = cand; cand = spoil; spoil = sw;
-        } else {
-            tmp.n = 0;
-            for (int a = 0, b = 0; a < cand.n && b < spoil.n;) {
-                if (cand.v[a] < spoil.v[b]) a++;
-                else if (cand.v[a] > spoil.v[b]) b++;
-                else { if (!iv_push(s, &tmp, cand.v[a])) goto done; a++; b++; }
-            }
-            IVec sw = cand; cand = tmp; tmp = sw;
-        }
-        if (!cand.n) goto done;
-    }
-    {
-        IVec w = {0};
-        for (int i = 0; i < cand.n && !s->aborted; i++) {
-            int m = cand.v[i];
-            place(s, m, sd);
-            completing(s, o, &w);
-            int holds = !w.n;
-            if (holds) {
-                double_moves(s, o, &w);
-                holds = !w.n;
-            }
-            take(s, m);
-            if (holds && !iv_push(s, out, m)) break;
-        }
-        iv_free(&w);
-    }
-done:
-    iv_free(&cand);
-    iv_free(&spoil);
-    iv_free(&tmp);
-}
-
-/* threats._threat_replies: the defender's real answers once `a` has played m.
- * `threats` NULL: find a's double-threat moves; returns 0 ("None") if there are none.
- * Otherwise 1, with the sorted answers in out (empty: m wins). */
-static int threat_replies(S *s, int a, int m, const IVec *threats, IVec *out) {
-    int d = 3 - a;
-    IVec found = {0}, def = {0}, fr = {0};
-    int result = 1;
-    out->n = 0;
-    place(s, m, a);
-    if (!threats) {
-        double_moves(s, a, &found);
-        if (!found.n) { result = 0; goto done; }
-        threats = &found;
-    }
-    double_defences(s, d, threats, &def);
-    fours(s, d, &fr);
-    for (int i = 0; i < def.n; i++) if (!iv_push(s, out, def.v[i])) goto done;
-    for (int i = 0; i < fr.n; i++) if (!iv_push(s, out, fr.v[i])) goto done;
-    sort_unique(out);
-done:
-    take(s, m);
-    iv_free(&found);
-    iv_free(&def);
-    iv_free(&fr);
-    return result;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Lines and the search.                                                     */
-
-typedef struct { int n; int v[]; } Line;
-
-static Line *line_one(S *s, int m) {
-    Line *l = malloc(sizeof(Line) + sizeof(int));
-    if (!l) { oom(s); return NULL; }
-    l->n = 1;
-    l->v[0] = m;
-    return l;
-}
-
-/* [m, r] + sub; frees sub. */
-static Line *line_prefix(S *s, int m, int r, Line *sub) {
-    Line *l = malloc(sizeof(Line) + sizeof(int) * (size_t)(sub->n + 2));
-    if (!l) { free(sub); oom(s); return NULL; }
-    l->n = sub->n + 2;
-    l->v[0] = m;
-    l->v[1] = r;
-    memcpy(l->v + 2, sub->v, sizeof(int) * (size_t)sub->n);
-    free(sub);
-    return l;
-}
-
-static Line *vcf(S *s, int a, int depth);
-static Line *vct(S *s, int a, int depth, int threes_left);
-
-/* threats._wins_against_every_reply: a plays m; the line holds only if the search
- * (VCF when threes < 0, else VCT with `threes` left) wins after every reply. */
-static Line *and_step(S *s, int a, int m, const int *replies, int nr, int depth, int threes) {
-    int d = 3 - a;
-    Line *line = NULL;
-    place(s, m, a);
-    for (int i = 0; i < nr; i++) {
-        place(s, replies[i], d);
-        Line *sub = threes < 0 ? vcf(s, a, depth + 1) : vct(s, a, depth + 1, threes);
-        take(s, replies[i]);
-        if (!sub) { free(line); line = NULL; break; }
-        if (!line) {
-            line = line_prefix(s, m, replies[i], sub);
-            if (!line) break;
-        } else {
-            free(sub);
-        }
-    }
-    take(s, m);
-    return line;
-}
-
-static Line *vcf(S *s, int a, int depth) {
-    if (!tick(s)) return NULL;
-    int d = 3 - a;
-    IVec w = {0}, edges = {0};
-    Line *found = NULL;
-    completing(s, a, &w);
-    if (w.n) { found = line_one(s, w.v[0]); goto done; }
-    if (depth >= MAX_DEPTH) goto done;
-    uint64_t key = s->hash;
-    if (hs_has(&s->failed, key, 0)) goto done;
-    completing(s, d, &w);
-    int stopper = -1;
-    if (w.n) {
-        if (w.n >= 2) goto fail; /* the defender completes a line whatever the fours */
-        stopper = w.v[0];
-    }
-    four_edges(s, a, &edges);
-    if (s->aborted) goto done;
-    /* First pass: a four that leaves an unstoppable threat wins at once. */
-    for (int i = 0, j; i < edges.n; i = j) {
-        int m = run_of(&edges, i, &j);
-        if (stopper >= 0 && m != stopper) continue;
-        if (j - i >= 2) { found = line_one(s, m); goto done; }
-    }
-    for (int i = 0, j; i < edges.n; i = j) {
-        int m = run_of(&edges, i, &j);
-        if (stopper >= 0 && m != stopper) continue;
-        int reply = edges.v[i] & 0xFFFF;
-        found = and_step(s, a, m, &reply, 1, depth, -1);
-        if (found || s->aborted) goto done;
-    }
-fail:
-    hs_add(s, &s->failed, key, 0);
-done:
-    iv_free(&w);
-    iv_free(&edges);
-    return found;
-}
-
-typedef struct { int m, cost; IVec replies; } Branch;
-typedef struct { int m; IVec dm; } Three;
-
-/* LineState.threes, restricted to `only` when only >= 0 (other cells would be discarded). */
-static int threes_of(S *s, int p, int only, Three **out) {
-    const GeomObject *g = s->g;
-    int k = s->k, target = k - 3, n = 0, cap = 0;
-    IVec cand = {0}, w = {0};
-    *out = NULL;
-    for (int wi = 0; wi < g->nwin; wi++) {
-        if (s->cnt[p][wi] != target || s->cnt[3 - p][wi] != 0) continue;
-        const int *win = g->win + wi * k;
-        for (int j = 0; j < k; j++)
-            if (s->cells[win[j]] == 0 && (only < 0 || win[j] == only) && !iv_push(s, &cand, win[j])) goto done;
-    }
-    sort_unique(&cand);
-    completing(s, p, &w);
-    int had = w.n > 0;
-    for (int i = 0; i < cand.n && !s->aborted; i++) {
-        int c = cand.v[i];
-        place(s, c, p);
-        int threat;
-        if (had) { completing(s, p, &w); threat = w.n > 0; }
-        else threat = has_new_completion(s, c, p);
-        IVec dm = {0};
-        if (!threat) double_moves(s, p, &dm);
-        take(s, c);
-        if (!dm.n) { iv_free(&dm); continue; }
-        if (n == cap) {
-            cap = cap ? 2 * cap : 8;
-            Three *t = realloc(*out, sizeof(Three) * (size_t)cap);
-            if (!t) { iv_free(&dm); oom(s); break; }
-            *out = t;
-        }
-        (*out)[n].m = c;
-        (*out)[n].dm = dm;
-        n++;
-    }
-done:
-    iv_free(&cand);
-    iv_free(&w);
-    return n;
-}
-
-static int push_branch(S *s, Branch **b, int *n, int *cap, int m, IVec replies, int cost) {
-    if (*n == *cap) {
-        *cap = *cap ? 2 * *cap : 16;
-        Branch *t = realloc(*b, sizeof(Branch) * (size_t)*cap);
-        if (!t) { iv_free(&replies); oom(s); return 0; }
-        *b = t;
-    }
-    (*b)[*n].m = m;
-    (*b)[*n].cost = cost;
-    (*b)[*n].replies = replies;
-    (*n)++;
-    return 1;
-}
-
-static Line *vct(S *s, int a, int depth, int threes_left) {
-    if (!tick(s)) return NULL;
-    int d = 3 - a;
-    IVec w = {0}, edges = {0};
-    Branch *br = NULL;
-    int nb = 0, capb = 0;
-    Three *th = NULL;
-    int nth = 0;
-    Line *found = NULL;
-    completing(s, a, &w);
-    if (w.n) { found = line_one(s, w.v[0]); goto done; }
-    if (depth >= MAX_DEPTH) goto done;
-    found = vcf(s, a, depth);
-    if (found || s->aborted || threes_left <= 0) goto done;
-    uint64_t key = s->hash;
-    if (hs_has(&s->failed_vct, key, threes_left)) goto done;
-    completing(s, d, &w);
-    int stopper = -1;
-    if (w.n) {
-        if (w.n >= 2) { hs_add(s, &s->failed_vct, key, threes_left); goto done; }
-        stopper = w.v[0];
-    }
-    /* Branches: fours first (they cost no three), then threes, then a quiet stopper. */
-    four_edges(s, a, &edges);
-    for (int i = 0, j; i < edges.n && !s->aborted; i = j) {
-        int m = run_of(&edges, i, &j);
-        if (stopper >= 0 && m != stopper) continue;
-        IVec rep = {0};
-        if (j - i == 1 && !iv_push(s, &rep, edges.v[i] & 0xFFFF)) goto done;
-        if (!push_branch(s, &br, &nb, &capb, m, rep, 0)) goto done;
-    }
-    if (s->aborted) goto done;
-    nth = threes_of(s, a, stopper, &th);
-    if (s->aborted) goto done;
-    for (int i = 0; i < nth; i++) {
-        IVec rep = {0};
-        threat_replies(s, a, th[i].m, &th[i].dm, &rep);
-        if (s->aborted) { iv_free(&rep); goto done; }
-        if (!rep.n) { iv_free(&rep); found = line_one(s, th[i].m); goto done; }
-        if (!push_branch(s, &br, &nb, &capb, th[i].m, rep, 1)) goto done;
-    }
-    if (stopper >= 0) {
-        /* The defender answered with a four of its own: a quiet block may keep the attack going. */
-        int tried = 0;
-        for (int i = 0; i < nb; i++) if (br[i].m == stopper) tried = 1;
-        if (!tried) {
-            IVec rep = {0};
-            int some = threat_replies(s, a, stopper, NULL, &rep);
-            if (s->aborted) { iv_free(&rep); goto done; }
-            if (some) {
-                if (!rep.n) { iv_free(&rep); found = line_one(s, stopper); goto done; }
-                if (!push_branch(s, &br, &nb, &capb, stopper, rep, 0)) goto done;
-            } else {
-                iv_free(&rep);
-            }
-        }
-    }
-    for (int i = 0; i < nb; i++) {
-        found = and_step(s, a, br[i].m, br[i].replies.v, br[i].replies.n, depth, threes_left - br[i].cost);
-        if (found || s->aborted) goto done;
-    }
-    hs_add(s, &s->failed_vct, key, threes_left);
-done:
-    iv_free(&w);
-    iv_free(&edges);
-    for (int i = 0; i < nb; i++) iv_free(&br[i].replies);
-    free(br);
-    for (int i = 0; i < nth; i++) iv_free(&th[i].dm);
-    free(th);
-    return found;
-}
+#include "_solver.h"
+#include "_tree.h"
 
 /* ------------------------------------------------------------------------ */
 /* Python entry point.                                                       */
@@ -756,18 +184,9 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     }
     S s;
     memset(&s, 0, sizeof s);
-    s.g = g;
-    s.k = g->k;
-    s.max_nodes = max_nodes;
-    s.cells = malloc((size_t)g->npad);
-    int nw = g->nwin > 0 ? g->nwin : 1;
-    for (int p = 1; p <= 2; p++) {
-        s.cnt[p] = calloc((size_t)nw, sizeof(short));
-        s.hot[p] = malloc(sizeof(int) * (size_t)nw);
-        s.hotpos[p] = malloc(sizeof(int) * (size_t)nw);
-    }
+    signed char *cells = malloc((size_t)g->npad);
     PyObject *result = NULL;
-    if (!s.cells || !s.cnt[1] || !s.cnt[2] || !s.hot[1] || !s.hot[2] || !s.hotpos[1] || !s.hotpos[2]) {
+    if (!cells || !s_alloc(&s, g)) {
         PyErr_NoMemory();
         goto out;
     }
@@ -777,32 +196,14 @@ static PyObject *solve(PyObject *self, PyObject *args) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "cell values must be 0..3");
             goto out;
         }
-        s.cells[c] = (signed char)v;
-        if (v == 1 || v == 2) s.hash ^= g->zob[2 * c + v - 1];
+        cells[c] = (signed char)v;
     }
-    for (int w = 0; w < g->nwin; w++) {
-        for (int j = 0; j < g->k; j++) {
-            int v = s.cells[g->win[w * g->k + j]];
-            if (v == 1 || v == 2) s.cnt[v][w]++;
-        }
-    }
-    for (int p = 1; p <= 2; p++)
-        for (int w = 0; w < g->nwin; w++) s.hotpos[p][w] = -1;
-    /* Only windows with K-2 stones of one side can be hot; the rest stay out of the
-     * lists (whose order nothing depends on: every reader sorts what it collects). */
-    for (int w = 0; w < g->nwin; w++)
-        if (s.cnt[1][w] >= g->k - 2 || s.cnt[2][w] >= g->k - 2) hot_refresh(&s, w);
+    s_load(&s, cells);
 
     Line *line = NULL;
     Py_BEGIN_ALLOW_THREADS
-    s.deadline = seconds < 0 ? -1 : now_seconds() + seconds;
-    if (threes < 0) {
-        line = vcf(&s, attacker, 0);
-    } else if (!deepen) {
-        line = vct(&s, attacker, 0, threes);
-    } else {
-        for (int t = threes > 0 ? 1 : 0; t <= threes && !line && !s.aborted; t++) line = vct(&s, attacker, 0, t);
-    }
+    s_begin(&s, max_nodes, seconds);
+    line = s_run(&s, attacker, threes, deepen);
     Py_END_ALLOW_THREADS
 
     if (s.aborted == 2) {
@@ -825,10 +226,8 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     }
 out:
     Py_DECREF(seq);
-    free(s.cells);
-    for (int p = 1; p <= 2; p++) { free(s.cnt[p]); free(s.hot[p]); free(s.hotpos[p]); }
-    hs_free(&s.failed);
-    hs_free(&s.failed_vct);
+    free(cells);
+    s_release(&s);
     return result;
 }
 
@@ -844,12 +243,18 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__threatcore(void) {
-    if (PyType_Ready(&GeomType) < 0) return NULL;
+    if (PyType_Ready(&GeomType) < 0 || PyType_Ready(&TreeType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     Py_INCREF(&GeomType);
     if (PyModule_AddObject(m, "Geometry", (PyObject *)&GeomType) < 0) {
         Py_DECREF(&GeomType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&TreeType);
+    if (PyModule_AddObject(m, "Tree", (PyObject *)&TreeType) < 0) {
+        Py_DECREF(&TreeType);
         Py_DECREF(m);
         return NULL;
     }

@@ -17,6 +17,7 @@ import numpy as np
 
 from .limits import Limits, SearchInfo, SearchResult
 from .mcts import Searcher
+from .nativesearch import NativeSearcher, available as native_available
 from .options import EngineOptions
 from .roottactics import plan_root
 from .rules import Board, GameConfig
@@ -54,7 +55,9 @@ class Engine:
         self.config = config
         self.options = options
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        self._searcher = Searcher(config, options, self.rng)
+        self._searcher: Searcher | NativeSearcher = (
+            NativeSearcher(config, options) if native_available(config, options) else Searcher(config, options, self.rng)
+        )
         # Root threat search: guided mode with the threat module as its knowledge only
         # (a custom knowledge hook is left to decide alone).
         self._root_threats = (
@@ -105,8 +108,7 @@ class Engine:
         """Run :func:`engine.roottactics.plan_root` on an unproven root; return a
         result when it found a forced win, else prune the root and return None."""
         searcher = self._searcher
-        root = searcher.root
-        if root is None or root.proven or root.threats:
+        if searcher.root_settled():
             return None  # decided already, or the tree's exact knowledge forces the block
         work = board.copy()  # the solvers set and clear stones in place; the caller's board stays untouched
         budgets = self.options.threat_budgets(fast_solver(self.config))

@@ -262,6 +262,10 @@ class Searcher:
             self._expand(self.root, self._occ0, to_move)
         return reused
 
+    def root_settled(self) -> bool:
+        """Is the root decided before any search (no root, proven, or a forced block)?"""
+        return self.root is None or bool(self.root.proven) or bool(self.root.threats)
+
     def root_moves(self) -> list[int]:
         """The root's candidate moves in the tree's order (best-ordered first)."""
         return list(self.root.mlist) if self.root is not None else []

@@ -96,6 +96,11 @@ class EngineOptions:
       :func:`engine.patterns.cell_scores`) or ``"shapes"`` (the fitted shape
       priors of :mod:`engine.shapes`: they rank a strong engine's move higher
       but cost half the nodes a second, and played weaker; see README).
+    - ``native_tree``: run guided mode's tree in C (:mod:`engine.nativesearch`) where it
+      can (freestyle, K >= 4, the extension built, the default knowledge with window
+      priors and ``eval_weight`` 1); ``native_vct_visits``: there, the tree's VCT runs
+      once a node has this many visits (0: when its moves are listed, as in Python);
+      ``native_edge_cap``: moves listed per node below the root.
     """
 
     mode: str = "uct"
@@ -122,6 +127,9 @@ class EngineOptions:
     eval_weight: float | None = None
     helpers: str = "tactics"
     priors: str = "windows"
+    native_tree: bool = True
+    native_vct_visits: int = 16
+    native_edge_cap: int = 40
 
     def threat_budgets(self, fast_solver: bool) -> ThreatBudgets:
         """The :class:`ThreatBudgets` fields set here, and for those left ``None`` the
@@ -167,7 +175,7 @@ class EngineOptions:
             raise ValueError(f"prior_bias must be >= 0, got {self.prior_bias!r}")
         if not self.widening >= 0:
             raise ValueError(f"widening must be >= 0, got {self.widening!r}")
-        for name in ("knowledge_depth", "rollouts_per_leaf", "leaves_per_batch", "candidate_radius", "full_width_area"):
+        for name in ("native_vct_visits", "knowledge_depth", "rollouts_per_leaf", "leaves_per_batch", "candidate_radius", "full_width_area"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0")
         if self.root_share is not None and not 0.0 <= self.root_share <= 1.0:
@@ -175,5 +183,7 @@ class EngineOptions:
         for name in ("root_threes", "reply_threes", "reply_nodes", "vct_nodes", "threat_threes"):
             if getattr(self, name) is not None and getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0")
+        if self.native_edge_cap < 1:
+            raise ValueError("native_edge_cap must be >= 1")
         if self.max_tree_nodes < 1:
             raise ValueError("max_tree_nodes must be >= 1")
