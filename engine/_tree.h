@@ -484,6 +484,9 @@ static void iterate(TreeObject *t, Step *path) {
         TNode *n = &t->nodes[ni];
         if (n->proven) { value = exact_value(n->proven); break; }
         if (n->nedges < 0) {
+            /* A full arena cannot take the moves: value the node without its knowledge
+             * (which would run again, in vain, on every visit). */
+            if (t->nedge + t->area > t->max_edge) { value = tree_value(t, p); break; }
             expand(t, ni, p, ni == 0 ? 0 : t->edge_cap);
             n = &t->nodes[ni];
             if (n->nedges < 0) { value = tree_value(t, p); break; }  /* out of memory */
