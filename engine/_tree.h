@@ -47,6 +47,7 @@ typedef struct {
     signed char proven;  /* T_WIN / T_LOSS / T_DRAW for the side to move, or 0 */
     unsigned char complete;  /* do the listed moves cover every empty cell? */
     unsigned char vct_done;  /* the deferred VCT has run here */
+    unsigned char capped;    /* only the best edge_cap candidates were listed */
 } TNode;
 
 typedef struct {
@@ -331,6 +332,7 @@ static void set_moves(TreeObject *t, TNode *n, const int *cells, int m, int p, i
     n->nedges = keep;
     n->next_new = 0;
     n->complete = keep == t->area - t->stones;
+    n->capped = keep < m;
     free(cand);
 }
 
@@ -919,8 +921,127 @@ static PyObject *tree_value_py(TreeObject *t, PyObject *args) {
     return PyFloat_FromDouble(tree_value(t, p));
 }
 
+/* ------------------------------------------------------------------------ */
+/* Tree reuse: the subtree of a later position becomes the new tree.        */
+
+/* Keep only the subtree of node `root`, renumbered from 0 in breadth-first order
+ * (every node has one parent, so each is copied once); returns 0 when out of memory. */
+static int keep_subtree(TreeObject *t, int root) {
+    int cap = t->nnodes;
+    long ecap = t->nedge > 0 ? t->nedge : 1;
+    TNode *nodes = malloc(sizeof(TNode) * (size_t)cap);
+    Edge *edges = malloc(sizeof(Edge) * (size_t)ecap);
+    int *queue = malloc(sizeof(int) * (size_t)cap);
+    if (!nodes || !edges || !queue) { free(nodes); free(edges); free(queue); return 0; }
+    int head = 0, tail = 0;
+    long ne = 0;
+    queue[tail++] = root;
+    while (head < tail) {
+        TNode n = t->nodes[queue[head]];
+        if (n.nedges > 0) {
+            memcpy(&edges[ne], &t->edge[n.edges], sizeof(Edge) * (size_t)n.nedges);
+            n.edges = ne;
+            for (int i = 0; i < n.nedges; i++) {
+                Edge *e = &edges[ne + i];
+                if (e->child >= 0) { queue[tail] = e->child; e->child = tail++; }
+            }
+            ne += n.nedges;
+        }
+        nodes[head++] = n;
+    }
+    free(queue);
+    free(t->nodes);
+    free(t->edge);
+    t->nodes = nodes;
+    t->alloc_nodes = cap;
+    t->nnodes = tail;
+    t->edge = edges;
+    t->cap_edge = ecap;
+    t->nedge = ne;
+    return 1;
+}
+
+/* A root listed as an inner node holds only its best edge_cap candidates: append the
+ * rest, by window score, so that the root offers every move a fresh tree would. */
+static void list_all_root_moves(TreeObject *t) {
+    TNode *r = &t->nodes[0];
+    if (r->proven || r->nedges < 0 || !r->capped) return;
+    int p = t->root_to_move;
+    int *cells = malloc(sizeof(int) * (size_t)t->area);
+    Cand *cand = malloc(sizeof(Cand) * (size_t)t->area);
+    if (!cells || !cand) { free(cells); free(cand); t->oom = 1; return; }
+    int m = candidate_cells(t, cells), extra = 0;
+    double top = 0.0;
+    for (int i = 0; i < m; i++) {
+        double sc = cell_score(t, cells[i], p);
+        if (sc > top) top = sc;
+        int listed = 0;
+        for (int e = 0; e < r->nedges && !listed; e++) listed = t->edge[r->edges + e].move == cells[i];
+        if (listed) continue;
+        cand[extra].cell = cells[i];
+        cand[extra].score = sc;
+        cand[extra].rank = t->rank[cells[i]];
+        extra++;
+    }
+    qsort(cand, (size_t)extra, sizeof(Cand), cmp_cand);
+    long at = alloc_edges(t, r->nedges + extra);
+    r = &t->nodes[0];
+    if (at >= 0) {
+        memcpy(&t->edge[at], &t->edge[r->edges], sizeof(Edge) * (size_t)r->nedges);
+        for (int i = 0; i < extra; i++)
+            edge_init(&t->edge[at + r->nedges + i], cand[i].cell,
+                      (float)(top > 0 ? t->bias * cand[i].score / top : 0.0));
+        r->edges = at;
+        r->nedges += extra;
+        r->capped = 0;
+        r->complete = r->nedges == t->area - t->stones;
+    }
+    free(cells);
+    free(cand);
+}
+
+/* advance(moves) -> bool: when the compact `moves`, played from the root in turn, lead to
+ * a node of the tree, that node's subtree becomes the tree and the position moves on;
+ * otherwise nothing changes and the answer is False. */
+static PyObject *tree_advance(TreeObject *t, PyObject *arg) {
+    if (!tree_ready(t)) return NULL;
+    PyObject *seq = PySequence_Fast(arg, "moves must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int *cells = malloc(sizeof(int) * (size_t)(n + 1));
+    if (!cells) { Py_DECREF(seq); return PyErr_NoMemory(); }
+    int ni = 0, ok = 1;
+    for (Py_ssize_t i = 0; i < n && ok; i++) {
+        long m = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (m == -1 && PyErr_Occurred()) { free(cells); Py_DECREF(seq); return NULL; }
+        ok = m >= 0 && m < t->area;
+        if (!ok) break;
+        cells[i] = t->board_cells[m];
+        const TNode *node = &t->nodes[ni];
+        int next = -1;
+        for (int e = 0; e < node->nedges; e++)
+            if (t->edge[node->edges + e].move == cells[i]) { next = t->edge[node->edges + e].child; break; }
+        ok = next >= 0;
+        ni = next;
+    }
+    Py_DECREF(seq);
+    if (ok && ni != 0 && !keep_subtree(t, ni)) { free(cells); return PyErr_NoMemory(); }
+    if (ok) {
+        int p = t->root_to_move;
+        for (Py_ssize_t i = 0; i < n; i++, p = 3 - p) tree_place(t, cells[i], p);
+        t->root_to_move = p;
+        t->iterations = 0;
+        t->max_depth = 0;
+        list_all_root_moves(t);
+    }
+    free(cells);
+    if (t->oom) return PyErr_NoMemory();
+    return PyBool_FromLong(ok);
+}
+
 static PyMethodDef tree_methods[] = {
     {"set_root", (PyCFunction)tree_set_root, METH_VARARGS, "set_root(cells, to_move): a new tree for this padded position."},
+    {"advance", (PyCFunction)tree_advance, METH_O, "advance(moves) -> whether the tree moved on to the position after them."},
     {"root_moves", (PyCFunction)tree_root_moves, METH_NOARGS, "root_moves() -> the root's moves (compact), in order."},
     {"drop_root_moves", (PyCFunction)tree_drop_root_moves, METH_O, "drop_root_moves(moves) -> how many were removed."},
     {"run", (PyCFunction)tree_run, METH_VARARGS, "run(seconds, iterations, max_nodes) -> why the run stopped."},

@@ -16,7 +16,8 @@ Differences from the Python tree, all deliberate:
   exact);
 - the tree's VCT (``vct_nodes`` solver nodes, 2 threes) runs when a node has been visited
   ``native_vct_visits`` times instead of when its moves are listed (0: when listed);
-- no tree reuse between moves.
+- tree reuse copies the kept subtree into fresh arrays (the rest is dropped at once), and a
+  kept root that listed only its best moves gets the others appended.
 
 :func:`available` says whether a configuration and options select it.
 """
@@ -31,7 +32,7 @@ from .evaluation import OPPONENT_WEIGHTS, OWN_WEIGHTS, TEMPO, _by_count
 from .limits import Limits, SearchInfo, SearchResult
 from .options import EngineOptions
 from .patterns import DEAD_CELL_SCORE, geometry, score_weights
-from .rules import Board, GameConfig
+from .rules import EMPTY, Board, GameConfig
 from .threats import ThreatKnowledge, _native_geometry, _threatcore, fast_solver
 
 _WIN, _LOSS, _DRAW = 1, 2, 3  # node status codes of the C tree (for the node's side to move)
@@ -39,6 +40,7 @@ _PROVEN_NAMES = {_WIN: "win", _LOSS: "loss", _DRAW: "draw"}
 _FLIP = {_WIN: "loss", _LOSS: "win", _DRAW: "draw"}  # a child's status, seen from the root
 _INFO_PERIOD = 0.25  # seconds between on_info reports
 _SLICE = 0.02  # seconds per C run when a stop event or an info callback must be served
+_MAX_REUSE_PLIES = 8  # a position further on than this from the old root starts a new tree
 
 
 def available(config: GameConfig, options: EngineOptions) -> bool:
@@ -97,20 +99,62 @@ class NativeSearcher:
         self._threats: list[int] = []
         self._threatened = False
         self._ready = False
+        self._root_cells: list[int] | None = None
+        self._root_to_move = 1
 
     # ------------------------------------------------------------------ setup
     def reset(self) -> None:
-        """Forget the tree (there is no reuse between searches anyway)."""
+        """Forget the tree."""
         self._ready = False
+        self._root_cells = None
 
     def set_root(self, board: Board) -> bool:
-        """Make ``board`` the root of a new tree; returns False (the tree is never reused)."""
-        self._tree.set_root(board.cells, int(board.to_move))
+        """Make ``board`` the root, keeping the subtree of the old tree when ``board``
+        follows from the old root by moves in the tree (``reuse_tree``); returns True on reuse."""
+        seq = self._continuation(board) if self.options.reuse_tree else None
+        reused = seq is not None and self._tree.advance(seq)
+        if not reused:
+            self._tree.set_root(board.cells, int(board.to_move))
+        self._root_cells = list(board.cells)
+        self._root_to_move = int(board.to_move)
         self._wins = sorted(board.winning_cells(board.to_move))
         self._threats = sorted(board.winning_cells(board.to_move.other))
         self._threatened = bool(self._threats)
         self._ready = True
-        return False
+        return reused
+
+    def _continuation(self, board: Board) -> list[int] | None:
+        """The moves (compact, alternating from the old root's side to move) that lead from
+        the old root to ``board``, or ``None`` when it does not follow from it.
+
+        In board-history order when the history has them, else interleaved by colour (a
+        BOARD command lists stones in any order), as :meth:`engine.mcts.Searcher.set_root`.
+        """
+        old = self._root_cells
+        if not self._ready or old is None or len(old) != len(board.cells):
+            return None
+        cfg = self.config
+        added = []
+        for m in range(cfg.area):
+            c = cfg.padded(m)
+            if old[c] != EMPTY:
+                if board.cells[c] != old[c]:
+                    return None  # a stone vanished or changed colour
+            elif board.cells[c] != EMPTY:
+                added.append(m)
+        if len(added) > _MAX_REUSE_PLIES:
+            return None
+        first = self._root_to_move
+        colour = {m: board.cells[cfg.padded(m)] for m in added}
+        seq = [m for m in board.history if m in colour]
+        if len(seq) != len(added) or any(colour[m] != (first if i % 2 == 0 else 3 - first) for i, m in enumerate(seq)):
+            mine = [m for m in added if colour[m] == first]
+            theirs = [m for m in added if colour[m] != first]
+            if len(mine) not in (len(theirs), len(theirs) + 1):
+                return None
+            seq = [m for pair in zip(mine, theirs) for m in pair] + mine[len(theirs):]
+        to_move = first if len(seq) % 2 == 0 else 3 - first
+        return seq if to_move == int(board.to_move) else None
 
     def root_settled(self) -> bool:
         """Is the root decided before any search (proven, or a forced block)?"""

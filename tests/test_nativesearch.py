@@ -222,3 +222,29 @@ def test_bad_positions_are_refused():
         s._tree.set_root(bad, 1)
     with pytest.raises(RuntimeError):
         native()._tree.run(None, 10, 100)  # no root yet
+
+
+def test_the_tree_is_reused_when_the_game_goes_on_through_it():
+    b = board_of(C15, [(7, 7, 1), (8, 8, 2), (6, 8, 1), (8, 6, 2)])
+    eng = Engine(C15, GUIDED)
+    res = eng.search(b, Limits(nodes=4000))
+    assert not eng.reused
+    b.play(res.move)
+    b.play(res.pv[1])  # the reply the tree expected most
+    s = eng._searcher
+    assert s.set_root(b)
+    kept = s._tree.root()[2]
+    assert kept > 0  # the visits of the kept subtree
+    fresh = native()
+    fresh.set_root(b)
+    if not fresh.root_settled() and not s._tree.root()[0]:
+        assert set(s.root_moves()) == set(fresh.root_moves())  # every move, not only the best 40
+    res2 = eng.search(b, Limits(nodes=2000))
+    assert eng.reused and b.cells[C15.padded(res2.move)] == 0
+    assert s._tree.root()[2] >= kept
+    # A position that does not follow (a stone taken back) starts a new tree.
+    b.undo()
+    b.undo()
+    b.undo()
+    eng.search(b, Limits(nodes=100))
+    assert not eng.reused
