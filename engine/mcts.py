@@ -203,6 +203,34 @@ def cell_wins(config: GameConfig, cells: list[int], c: int, p: int) -> bool:
     return False
 
 
+def continuation(old, old_to_move: int, new, history, to_move: int) -> list[int] | None:
+    """The moves that lead from the position ``old`` (``old_to_move`` to play) to ``new``
+    (``to_move`` to play), alternating from ``old_to_move``, or ``None`` when ``new`` does not
+    follow from ``old``.  Both positions are compact cell arrays (0 empty, 1 or 2 a stone).
+
+    The new stones are taken in the order of ``history`` (the board's moves) when it holds
+    them all and they alternate; otherwise (a BOARD command lists stones in any order) they
+    are interleaved by colour.  Used for tree reuse by both searchers.
+    """
+    old = np.asarray(old)
+    new = np.asarray(new)
+    if np.any((old != 0) & (old != new)):
+        return None  # a stone vanished or changed colour
+    added = [int(m) for m in np.flatnonzero(old != new)]
+    colour = {m: int(new[m]) for m in added}
+    seq = [m for m in history if m in colour]
+    alternates = len(seq) == len(added) and len(set(seq)) == len(seq) and all(
+        colour[m] == (old_to_move if i % 2 == 0 else 3 - old_to_move) for i, m in enumerate(seq))
+    if not alternates:
+        mine = [m for m in added if colour[m] == old_to_move]
+        theirs = [m for m in added if colour[m] != old_to_move]
+        if len(mine) not in (len(theirs), len(theirs) + 1):
+            return None
+        seq = [m for pair in zip(mine, theirs) for m in pair] + mine[len(theirs):]
+    player = old_to_move if len(seq) % 2 == 0 else 3 - old_to_move
+    return seq if player == to_move else None
+
+
 class Searcher:
     """MCTS over one game: holds the tree between searches for reuse.
 
@@ -313,25 +341,8 @@ class Searcher:
         old = self.root_arr
         if old is None or old.shape != arr.shape:
             return False
-        if np.any((old != 0) & (old != arr)):
-            return False  # a stone vanished or changed colour
-        added = np.flatnonzero(old != arr)
-        if added.size == 0:
-            return to_move == self.root_to_move
-        # Order the new stones as the board history has them, then check that
-        # they alternate starting with the old side to move.
-        added_set = set(int(m) for m in added)
-        seq = [m for m in board.history if m in added_set]
-        if len(seq) != len(added_set) or len(set(seq)) != len(seq) or not self._alternates(seq, arr):
-            # No usable history (e.g. a BOARD command listing stones in any
-            # order): interleave the new stones by colour instead.
-            mine = [int(m) for m in added if arr[m] == self.root_to_move]
-            theirs = [int(m) for m in added if arr[m] != self.root_to_move]
-            if len(mine) not in (len(theirs), len(theirs) + 1):
-                return False
-            seq = [m for pair in zip(mine, theirs) for m in pair] + mine[len(theirs):]
-        player = self.root_to_move if len(seq) % 2 == 0 else 3 - self.root_to_move
-        if player != to_move:
+        seq = continuation(old, self.root_to_move, arr, board.history, to_move)
+        if seq is None:
             return False
         node = self.root
         for m in seq:
@@ -346,14 +357,6 @@ class Searcher:
             node = child
         self.root = node
         self.tree_nodes = node.size  # the rest of the old tree is garbage now
-        return True
-
-    def _alternates(self, seq: list[int], arr: np.ndarray) -> bool:
-        player = self.root_to_move
-        for m in seq:
-            if arr[m] != player:
-                return False
-            player = 3 - player
         return True
 
     def _root_node(self, board: Board) -> Node:

@@ -32,7 +32,8 @@ from .evaluation import OPPONENT_WEIGHTS, OWN_WEIGHTS, TEMPO, _by_count
 from .limits import Limits, SearchInfo, SearchResult
 from .options import EngineOptions
 from .patterns import DEAD_CELL_SCORE, geometry, score_weights
-from .rules import EMPTY, Board, GameConfig
+from .mcts import continuation
+from .rules import Board, GameConfig
 from .threats import ThreatKnowledge, _native_geometry, _threatcore, fast_solver
 
 _WIN, _LOSS, _DRAW = 1, 2, 3  # node status codes of the C tree (for the node's side to move)
@@ -101,6 +102,7 @@ class NativeSearcher:
         self._ready = False
         self._root_cells: list[int] | None = None
         self._root_to_move = 1
+        self._pad = list(geometry(config).board_cells)  # padded cell of each compact move
 
     # ------------------------------------------------------------------ setup
     def reset(self) -> None:
@@ -124,37 +126,15 @@ class NativeSearcher:
         return reused
 
     def _continuation(self, board: Board) -> list[int] | None:
-        """The moves (compact, alternating from the old root's side to move) that lead from
-        the old root to ``board``, or ``None`` when it does not follow from it.
-
-        In board-history order when the history has them, else interleaved by colour (a
-        BOARD command lists stones in any order), as :meth:`engine.mcts.Searcher.set_root`.
-        """
+        """The moves that lead from the old root to ``board`` (see :func:`engine.mcts.continuation`),
+        or ``None`` when it does not follow from it or lies too far on."""
         old = self._root_cells
         if not self._ready or old is None or len(old) != len(board.cells):
             return None
-        cfg = self.config
-        added = []
-        for m in range(cfg.area):
-            c = cfg.padded(m)
-            if old[c] != EMPTY:
-                if board.cells[c] != old[c]:
-                    return None  # a stone vanished or changed colour
-            elif board.cells[c] != EMPTY:
-                added.append(m)
-        if len(added) > _MAX_REUSE_PLIES:
-            return None
-        first = self._root_to_move
-        colour = {m: board.cells[cfg.padded(m)] for m in added}
-        seq = [m for m in board.history if m in colour]
-        if len(seq) != len(added) or any(colour[m] != (first if i % 2 == 0 else 3 - first) for i, m in enumerate(seq)):
-            mine = [m for m in added if colour[m] == first]
-            theirs = [m for m in added if colour[m] != first]
-            if len(mine) not in (len(theirs), len(theirs) + 1):
-                return None
-            seq = [m for pair in zip(mine, theirs) for m in pair] + mine[len(theirs):]
-        to_move = first if len(seq) % 2 == 0 else 3 - first
-        return seq if to_move == int(board.to_move) else None
+        pad = self._pad
+        seq = continuation([old[c] for c in pad], self._root_to_move, [board.cells[c] for c in pad],
+                           board.history, int(board.to_move))
+        return seq if seq is not None and len(seq) <= _MAX_REUSE_PLIES else None
 
     def root_settled(self) -> bool:
         """Is the root decided before any search (proven, or a forced block)?"""
