@@ -783,18 +783,15 @@ static PyObject *tree_drop_root_moves(TreeObject *t, PyObject *arg) {
         int keep = 0;
         for (int i = 0; i < r->nedges; i++) keep += !drop[t->compact[t->edge[r->edges + i].move]];
         if (keep > 0 && keep < r->nedges) {
-            /* Tried moves stay in front, so that "untried moves are the tail" holds. */
+            /* Tried moves are the first next_new edges: a stable in-place pass keeps them in
+             * front, so that "untried moves are the tail" still holds. */
             Edge *e = t->edge + r->edges;
             int j = 0, tried = 0;
-            for (int i = 0; i < r->next_new; i++) tried += !drop[t->compact[e[i].move]];
-            Edge *buf = malloc(sizeof(Edge) * (size_t)keep);
-            if (!buf) { free(drop); Py_DECREF(seq); return PyErr_NoMemory(); }
-            j = 0;
-            for (int pass = 0; pass < 2; pass++)
-                for (int i = 0; i < r->nedges; i++)
-                    if (!drop[t->compact[e[i].move]] && (i < r->next_new) == (pass == 0)) buf[j++] = e[i];
-            memcpy(e, buf, sizeof(Edge) * (size_t)keep);
-            free(buf);
+            for (int i = 0; i < r->nedges; i++) {
+                if (drop[t->compact[e[i].move]]) continue;
+                tried += i < r->next_new;
+                e[j++] = e[i];
+            }
             removed = r->nedges - keep;
             r->nedges = keep;
             r->next_new = tried;

@@ -248,3 +248,19 @@ def test_the_tree_is_reused_when_the_game_goes_on_through_it():
     b.undo()
     eng.search(b, Limits(nodes=100))
     assert not eng.reused
+
+
+def test_dropping_root_moves_after_a_search_keeps_the_order_and_the_statistics():
+    b = board_of(C15, [(7, 7, 1), (8, 8, 2), (6, 8, 1)])
+    s = native()
+    s.set_root(b)
+    s.search(Limits(nodes=500))
+    before = s.root_moves()
+    stats = {m: (n, w) for m, n, w, _, _ in s._tree.stats()}
+    drop = set(before[1::3])
+    assert s.drop_root_moves(drop) == len(drop)
+    assert s.root_moves() == [m for m in before if m not in drop]
+    after = {m: (n, w) for m, n, w, _, _ in s._tree.stats()}
+    assert after == {m: v for m, v in stats.items() if m not in drop}
+    res = s.search(Limits(nodes=300))
+    assert res.move not in drop
