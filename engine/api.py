@@ -19,11 +19,15 @@ from .limits import Limits, SearchInfo, SearchResult
 from .mcts import Searcher
 from .nativesearch import NativeSearcher, available as native_available
 from .options import EngineOptions
-from .roottactics import plan_root
+from .roottactics import THREAD_SHARE, RootPlan, plan_root
 from .rules import Board, GameConfig
 from .threats import ThreatKnowledge, fast_solver
 
 __all__ = ["Engine", "EngineOptions", "best_move"]
+
+#: How long a search that ends before its root threat plan waits for the plan to stop
+#: (the plan checks for that between solver calls, each bounded by a share of the turn).
+PLAN_JOIN_S = 0.02
 
 
 def require_playable(board: Board, config: GameConfig) -> None:
@@ -96,6 +100,8 @@ class Engine:
         started = time.monotonic()
         require_playable(board, self.config)
         self.reused = self._searcher.set_root(board)
+        if self._root_threats and self._tactics_beside_tree(limits):
+            return self._search_beside_tactics(board, limits, stop, on_info, started)
         if self._root_threats:
             won = self._root_tactics(board, limits, started)
             if won is not None:
@@ -125,6 +131,88 @@ class Engine:
         if plan.losing:
             searcher.drop_root_moves(plan.losing)
         return None
+
+    def _tactics_beside_tree(self, limits: Limits) -> bool:
+        """Does this search run the root threat search on a thread of its own
+        (``EngineOptions.root_thread``: the C tree, a deadline, an unsettled root)?"""
+        return (
+            self.options.root_thread
+            and limits.deadline is not None
+            and isinstance(self._searcher, NativeSearcher)
+            and not self._searcher.root_settled()
+        )
+
+    def _search_beside_tactics(
+        self,
+        board: Board,
+        limits: Limits,
+        stop: threading.Event | None,
+        on_info: Callable[[SearchInfo], None] | None,
+        started: float,
+    ) -> SearchResult:
+        """The tree search, with :func:`engine.roottactics.plan_root` on a second thread.
+
+        Both spend their time in C with the interpreter lock released, so they run on
+        two cores.  When the plan arrives, the moves it proves lost leave the root
+        (the tree keeps what it learnt of the others); a forced win it finds ends the
+        search and is played.  A plan still running when the tree stops is told to
+        stop and, if it cannot answer within :data:`PLAN_JOIN_S`, left to finish
+        alone (its deadline bounds it).
+        """
+        searcher = self._searcher
+        assert isinstance(searcher, NativeSearcher)
+        work = board.copy()  # the solvers set and clear stones in place
+        budgets = self.options.threat_budgets(True)
+        moves = searcher.root_moves()
+        halt = threading.Event()
+        box: list[RootPlan | BaseException] = []
+
+        def plan() -> None:
+            try:
+                box.append(plan_root(
+                    work, moves, limits.deadline, THREAD_SHARE,
+                    threes=budgets.root_threes, reply_threes=self.options.reply_threes,
+                    reply_nodes=budgets.reply_nodes, threat_threes=budgets.threat_threes,
+                    threat_share=THREAD_SHARE, stop=halt,
+                ))
+            except BaseException as exc:  # noqa: BLE001 - raised again on the search's thread
+                box.append(exc)
+
+        thread = threading.Thread(target=plan, name="root-tactics", daemon=True)
+        applied = False
+
+        def between(last: bool) -> bool:
+            """Apply the plan once it is there; True (end the search) on a proven win."""
+            nonlocal applied
+            if last and not box:
+                halt.set()
+                thread.join(PLAN_JOIN_S)
+            if applied or not box:
+                return False
+            applied = True
+            if isinstance(box[0], BaseException):
+                raise box[0]
+            if box[0].move is not None:
+                return True
+            if box[0].losing:
+                searcher.drop_root_moves(box[0].losing)
+            return False
+
+        thread.start()
+        try:
+            result = searcher.search(limits, stop=stop, on_info=on_info, started=started, between=between)
+        finally:
+            halt.set()
+        found = box[0] if box and applied else None
+        if isinstance(found, RootPlan) and found.move is not None:
+            won = SearchResult(
+                move=found.move, visits=0, value=1.0, pv=list(found.line), elapsed=time.monotonic() - started,
+                proven="win", reason=found.reason,
+            )
+            if on_info is not None:
+                on_info(SearchInfo(playouts=0, nodes=0, depth=0, value=1.0, pv=list(won.pv), elapsed=won.elapsed))
+            return won
+        return result
 
     def root_stats(self) -> list[tuple[int, float, float, str | None]]:
         """``(move, n, w, proven)`` of the root's tried children after the last

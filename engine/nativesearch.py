@@ -156,11 +156,15 @@ class NativeSearcher:
         stop: threading.Event | None = None,
         on_info: Callable[[SearchInfo], None] | None = None,
         started: float | None = None,
+        between: Callable[[bool], bool] | None = None,
     ) -> SearchResult:
         """Search from the root until a limit, ``stop`` or a proof (see :meth:`Searcher.search`).
 
         ``limits.nodes`` and ``limits.playouts`` both count iterations here (one new leaf
-        each, worth ``per_leaf`` playouts for ``playouts``)."""
+        each, worth ``per_leaf`` playouts for ``playouts``).  ``between(last)``, if given,
+        is called between slices of the C search (``last`` False; it may change the root,
+        e.g. drop moves, and returns True to end the search, reason ``"stop"``) and once
+        after the last slice (``last`` True), before the move is chosen."""
         t0 = time.monotonic() if started is None else started
         tree = self._tree
         cap = limits.max_tree_nodes if limits.max_tree_nodes is not None else self.options.max_tree_nodes
@@ -170,7 +174,7 @@ class NativeSearcher:
         if limits.playouts is not None:
             left = -(-limits.playouts // self.per_leaf)
             budget = left if budget is None else min(budget, left)
-        sliced = stop is not None or on_info is not None
+        sliced = stop is not None or on_info is not None or between is not None
         next_info = t0 + _INFO_PERIOD
         reason = "proven"
         while True:
@@ -178,7 +182,7 @@ class NativeSearcher:
             if budget is not None and done >= budget:
                 reason = "nodes" if limits.nodes is not None and done >= limits.nodes else "playouts"
                 break
-            if stop is not None and stop.is_set():
+            if (stop is not None and stop.is_set()) or (between is not None and between(False)):
                 reason = "stop"
                 break
             now = time.monotonic()
@@ -198,6 +202,8 @@ class NativeSearcher:
                 break
             if limits.deadline is None and stop is None and budget is None:
                 break  # nothing else can end an unlimited run
+        if between is not None:
+            between(True)
         return self._result(time.monotonic() - t0, reason)
 
     # ------------------------------------------------------------------ results

@@ -101,6 +101,13 @@ class EngineOptions:
       priors and ``eval_weight`` 1); ``native_vct_visits``: there, the tree's VCT runs
       once a node has this many visits (0: when its moves are listed, as in Python);
       ``native_edge_cap``: moves listed per node below the root.
+    - ``root_thread``: run the root threat search (:mod:`engine.roottactics`) on a second
+      thread while the tree searches, instead of before it: the tree gets the whole turn
+      and the threat search a larger share of it (:data:`engine.roottactics.THREAD_SHARE`),
+      and the moves it proves lost leave the root when it is done.  Only with the C tree
+      and a deadline, which release the interpreter lock (otherwise the threat search runs
+      first, as without this); it uses a second core.  The protocol's ``--threads 2`` /
+      ``INFO thread_num 2`` turns it on.
     """
 
     mode: str = "uct"
@@ -130,6 +137,7 @@ class EngineOptions:
     native_tree: bool = True
     native_vct_visits: int = 16
     native_edge_cap: int = 40
+    root_thread: bool = False
 
     def threat_budgets(self, fast_solver: bool) -> ThreatBudgets:
         """The :class:`ThreatBudgets` fields set here, and for those left ``None`` the

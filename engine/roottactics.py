@@ -30,6 +30,7 @@ search stays reproducible.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -54,6 +55,10 @@ SURVIVOR_FACTOR = 4
 #: Under a threat, the checks may use this share of the time left (at least the root's
 #: own share): a move that survives them is worth more than a deeper tree.
 THREAT_SHARE = 0.8
+#: The share of the time left (threatened or not) when the threat search runs on its own
+#: thread beside the tree (``EngineOptions.root_thread``): it no longer takes time from
+#: the tree, and the rest of the turn lets the tree use the moves it drops.
+THREAD_SHARE = 0.9
 
 
 @dataclass
@@ -85,6 +90,7 @@ def plan_root(
     threat_threes: int = 0,
     threat_nodes: int = 200_000,
     threat_share: float = THREAT_SHARE,
+    stop: threading.Event | None = None,
 ) -> RootPlan:
     """Run the root threat search on ``board`` (side to move to play one of ``moves``).
 
@@ -97,6 +103,8 @@ def plan_root(
     it finds a threat, the checks may run until ``threat_share`` of the time
     left (if more than ``share``), and the moves whose check ran out of budget
     are checked again with growing budgets while that time lasts.
+    ``stop``, once set, ends it early (between solver calls; a plan cut short
+    drops nothing).
     ``threes`` bounds the own VCT; ``reply_threes`` and ``reply_nodes`` the
     opponent's VCT looked for after each move.  With a deadline the own VCT
     is bounded by time alone; without one by :data:`OWN_VCT_NODES`.
@@ -120,7 +128,7 @@ def plan_root(
     if line:
         plan.move, plan.reason, plan.line = line[0], "vct", line
         return plan
-    if len(moves) < 2:
+    if len(moves) < 2 or _stopped(stop):
         return plan
     checks = dict(max_nodes=reply_nodes, max_threes=reply_threes)
     threatened = False
@@ -134,6 +142,8 @@ def plan_root(
         plan.threat = threat or []
         if threat is None and finished:
             return plan  # nothing to defend against, whatever we play
+        if _stopped(stop):
+            return plan
         if threat is not None:
             threatened = True
             took = time.monotonic() - begun
@@ -144,9 +154,11 @@ def plan_root(
                 check_deadline = max(check_deadline, time.monotonic() + left * threat_share)
             else:
                 checks["max_nodes"] = max(reply_nodes, threat_nodes // 4)
-    verdicts = classify_moves(board, moves, deadline=check_deadline, **checks)
+    verdicts = classify_moves(board, moves, deadline=check_deadline, stop=stop, **checks)
     if threatened and deadline is not None:
-        _recheck_open(board, verdicts, check_deadline, checks)
+        _recheck_open(board, verdicts, check_deadline, checks, stop)
+    if _stopped(stop):
+        return plan  # the moves not reached are unchecked for want of time, not ignored
     plan.checked = sum(v in (SAFE, OPEN, LOSING) for v in verdicts.values())
     losing = [m for m, v in verdicts.items() if v == LOSING]
     kept = any(v in (SAFE, OPEN) for v in verdicts.values())
@@ -159,7 +171,12 @@ def plan_root(
     return plan
 
 
-def _recheck_open(board: Board, verdicts: dict[int, str], deadline: float, checks: dict) -> None:
+def _stopped(stop: threading.Event | None) -> bool:
+    return stop is not None and stop.is_set()
+
+
+def _recheck_open(board: Board, verdicts: dict[int, str], deadline: float, checks: dict,
+                  stop: threading.Event | None = None) -> None:
     """Check the moves left open (budget spent) again with growing budgets until ``deadline``.
 
     Each pass gives every open move :data:`SURVIVOR_FACTOR` times the time and
@@ -167,12 +184,12 @@ def _recheck_open(board: Board, verdicts: dict[int, str], deadline: float, check
     stays open.  ``verdicts`` is updated in place.
     """
     checks = dict(checks)
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and not _stopped(stop):
         still_open = [m for m, v in verdicts.items() if v == OPEN]
         if not still_open:
             return
         checks["move_seconds"] *= SURVIVOR_FACTOR
         checks["max_nodes"] *= SURVIVOR_FACTOR
-        for m, verdict in classify_moves(board, still_open, deadline=deadline, **checks).items():
+        for m, verdict in classify_moves(board, still_open, deadline=deadline, stop=stop, **checks).items():
             if verdict != UNCHECKED:
                 verdicts[m] = verdict

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 import time
 from typing import Callable, Sequence
 
@@ -731,6 +732,7 @@ def classify_moves(
     max_threes: int = 2,
     move_seconds: float | None = None,
     deepen: bool = False,
+    stop: threading.Event | None = None,
 ) -> dict[int, str]:
     """Whether the opponent has a forced win after each of ``moves`` of the side to move.
 
@@ -743,6 +745,7 @@ def classify_moves(
     before ``deadline``, monotonic).  ``deepen`` looks for the opponent's VCT
     with 1, 2, ... ``max_threes`` threes (as :func:`find_vct`) instead of all
     of them at once.  Occupied, off-board and repeated entries are dropped.
+    Once ``stop`` is set, the moves not checked yet are :data:`UNCHECKED`.
     """
     verdicts: dict[int, str] = {}
     if board.is_over:
@@ -755,7 +758,7 @@ def classify_moves(
     for m in todo:
         if m in verdicts:
             continue
-        if deadline is not None and time.monotonic() >= deadline:
+        if (deadline is not None and time.monotonic() >= deadline) or (stop is not None and stop.is_set()):
             verdicts[m] = UNCHECKED
             continue
         c = cfg.padded(m)

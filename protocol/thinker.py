@@ -10,6 +10,7 @@ import os
 import sys
 import threading
 import time
+from dataclasses import replace
 from typing import Any, Callable, Protocol
 
 from engine.limits import Limits, SearchResult
@@ -49,10 +50,13 @@ class EngineFactory:
 
     ``threads`` (``--threads``, then ``INFO thread_num`` through
     :meth:`set_threads`; at most ``os.cpu_count()``) is the number of
-    searching processes: 1 builds a plain ``engine.api.Engine`` per game;
-    ``N > 1`` an ``engine.parallel.ParallelEngine`` with ``N - 1`` helper
-    processes, which is kept and reused (``new_game``) for the following
-    games so that the helpers start only once.  :meth:`close` stops the
+    searching threads or processes: 1 builds a plain ``engine.api.Engine`` per
+    game; 2, where guided mode runs the C tree, an ``Engine`` whose root threat
+    search runs on a second thread (``EngineOptions.root_thread``, unless the
+    overrides set it false); otherwise ``N > 1`` builds an
+    ``engine.parallel.ParallelEngine`` with ``N - 1`` helper processes, which is
+    kept and reused (``new_game``) for the following games so that the helpers
+    start only once.  :meth:`close` stops the
     helpers; the brain calls it before exiting.
     """
 
@@ -133,6 +137,11 @@ class EngineFactory:
 
         options = self.options()
         workers = self.threads - 1
+        if self.threads == 2 and self.overrides.get("root_thread", True) and _root_thread_applies(config, options):
+            # Two threads and the C tree: the second core runs the root threat search beside
+            # the tree, in this process (README, Strength: it beat a tactics helper process).
+            options = replace(options, root_thread=True)
+            workers = 0
         with self._lock:
             keep = None
             if workers > 0:
@@ -166,6 +175,15 @@ class EngineFactory:
     def __call__(self, config: GameConfig) -> Thinker:
         """A :class:`LazyEngine` for one game: built in the background, used when ready."""
         return LazyEngine(self, config)
+
+
+def _root_thread_applies(config: GameConfig, options: Any) -> bool:
+    """Would ``options`` on ``config`` search with the C tree and the root threat search
+    (so that ``EngineOptions.root_thread`` can put the second core to use)?"""
+    from engine.nativesearch import available
+    from engine.threats import ThreatKnowledge
+
+    return options.root_threats and isinstance(options.knowledge, ThreatKnowledge) and available(config, options)
 
 
 class LazyEngine:

@@ -264,3 +264,28 @@ def test_dropping_root_moves_after_a_search_keeps_the_order_and_the_statistics()
     assert after == {m: v for m, v in stats.items() if m not in drop}
     res = s.search(Limits(nodes=300))
     assert res.move not in drop
+
+
+def test_the_root_threat_search_on_its_own_thread_prunes_the_root_and_plays_wins():
+    """``root_thread``: the plan runs beside the C tree; its losing moves leave the root,
+    its forced wins are played, and its thread is gone once the search has returned."""
+    opts = EngineOptions(mode="guided", root_thread=True)
+    # From a game against pela: O to move must answer X's threats; most moves lose to a VCT.
+    stones = [(7, 6), (6, 6), (6, 7), (7, 7), (5, 5), (9, 5), (4, 5)]
+    board = board_of(C15, [(x, y, 0) for x, y in stones])
+    eng = Engine(C15, opts, seed=1)
+    res = eng.search(board, Limits(deadline=time.monotonic() + 1.0))
+    assert eng._tactics_beside_tree(Limits(deadline=time.monotonic() + 1))
+    assert not eng._tactics_beside_tree(Limits(nodes=100))  # no deadline: one after the other
+    assert res.playouts > 0 and res.proven != "loss"
+    left = eng._searcher.root_moves()
+    safe, losing, _ = threats.losing_moves(board, left, max_nodes=20_000, max_threes=2)
+    assert res.move in left and not losing, "moves proven to lose must have left the root"
+    fresh = native()
+    fresh.set_root(board)
+    assert len(fresh.root_moves()) > len(left) + 20
+    assert not any(t.name == "root-tactics" and t.is_alive() for t in threading.enumerate())
+    # An own forced win is played (by the plan or by the tree's own knowledge).
+    win = board_of(C15, [(5, 7, 1), (0, 0, 2), (6, 7, 1), (14, 14, 2), (7, 7, 1), (0, 14, 2)])
+    res = Engine(C15, opts, seed=1).search(win, Limits(deadline=time.monotonic() + 1.0))
+    assert res.proven == "win" and res.move in {C15.move(x, 7) for x in (3, 4, 8, 9)}

@@ -336,6 +336,32 @@ def test_factory_reuses_its_parallel_engine_across_games():
         f.close()
 
 
+def test_factory_two_threads_put_the_root_threat_search_beside_the_c_tree():
+    from engine.nativesearch import available
+
+    f = EngineFactory({"mode": "guided"}, seed=1, threads=2)
+    try:
+        if f.threads < 2:
+            pytest.skip("one CPU")
+        if not available(CFG, EngineOptions(mode="guided")):
+            pytest.skip("the C extension was not built")
+        eng = f.build(CFG)
+        assert type(eng) is Engine and eng.options.root_thread
+        # Where the C tree does not run (K = 3), two threads are two processes, as before.
+        small = f.build(GameConfig.square(7, 3))
+        assert isinstance(small, ParallelEngine) and small.workers == 1 and not small.options.root_thread
+        f.set_threads(1)
+        assert not f.build(CFG).options.root_thread
+    finally:
+        f.close()
+    off = EngineFactory({"mode": "guided", "root_thread": False}, seed=1, threads=2)
+    try:
+        eng = off.build(CFG)
+        assert isinstance(eng, ParallelEngine) and not eng.options.root_thread
+    finally:
+        off.close()
+
+
 class CountingFactory:
     def __init__(self) -> None:
         self.threads = 1
@@ -388,10 +414,21 @@ def _helpers_of(pid: int) -> list[int]:
 
 @pytest.mark.skipif(not os.path.exists(BRAIN), reason="pbrain-mcts is not installed")
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one CPU")
-@pytest.mark.parametrize("how", ["info_then_end", "flag_then_eof"])
+@pytest.mark.parametrize("how", ["info_then_end", "flag_then_eof", "root_thread"])
 def test_brain_plays_with_two_threads_and_leaves_no_processes(how):
-    # The second case runs the brain's default (guided) mode: its options travel to the helper too.
-    p = _spawn("--mode", "uct") if how == "info_then_end" else _spawn("--threads", "2")
+    # The second case runs the brain's default (guided) mode with helper processes: its options
+    # travel to the helper too.  The third is that mode's own two-thread default where the C
+    # tree runs: the root threat search on a second thread, no helper process.
+    if how == "info_then_end":
+        p = _spawn("--mode", "uct")
+    elif how == "flag_then_eof":
+        p = _spawn("--threads", "2", "--engine-option", "root_thread=false")
+    else:
+        from engine.nativesearch import available
+
+        if not available(CFG, EngineOptions(mode="guided")):
+            pytest.skip("the C extension was not built")
+        p = _spawn("--threads", "2")
     pid = p.proc.pid
     if how == "info_then_end":
         p.send(b"START 15\nINFO thread_num 2\nINFO timeout_turn 300\n")
@@ -412,7 +449,7 @@ def test_brain_plays_with_two_threads_and_leaves_no_processes(how):
         p.send(f"TURN {opp[0]},{opp[1]}\n".encode())
     assert MOVE.match(_line(p))
     helpers = _helpers_of(pid)
-    assert helpers, children(pid)
+    assert bool(helpers) == (how != "root_thread"), children(pid)
     if how == "info_then_end":
         p.send(b"TURN 14,0\nEND\n")  # END during the search
     else:

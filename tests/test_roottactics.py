@@ -293,3 +293,22 @@ def test_plan_root_under_a_threat_rechecks_what_the_first_pass_left_open():
     finally:
         roottactics.THREAT_CHECK_MIN_S, roottactics.THREAT_CHECK_FACTOR = saved
     assert plan.threat and m(7, 7) not in plan.losing and m(10, 2) in plan.losing
+
+
+def test_a_stopped_plan_drops_nothing_and_a_stopped_check_checks_nothing():
+    import threading
+
+    from engine.threats import UNCHECKED, classify_moves
+
+    stop = threading.Event()
+    stop.set()
+    moves = [m(7, 7), m(10, 2), m(8, 8)]
+    assert classify_moves(fork_position(), moves, stop=stop) == {mv: UNCHECKED for mv in moves}
+    # The same plan unstopped drops m(10, 2) (test_plan_root_lists_losing_moves); stopped,
+    # it has checked nothing and so drops nothing, under a threat or not.
+    for threat_threes in (0, 2):
+        plan = plan_root(fork_position(), moves, None, 0.4, threat_threes=threat_threes, stop=stop)
+        assert plan.move is None and plan.losing == [] and plan.checked == 0
+    # A stop does not hide a win already found: the own VCF comes first.
+    win = board_of([(5, 7), (6, 7), (7, 7)], [(0, 0), (14, 14), (0, 14)])
+    assert plan_root(win, [m(4, 7), m(8, 7)], None, 0.15, stop=stop).reason == "vcf"
