@@ -79,6 +79,9 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
     ap.add_argument("--tactics", metavar="FILE",
                     help="answer every position of a tactics file (shared/positions format) at --movetime "
                          "(default 500 ms) and count the correct ones")
+    ap.add_argument("--threads", type=int, choices=(1, 2), default=1,
+                    help="with --tactics: 2 runs the root threat search on a second thread where guided "
+                         "mode's C tree runs, as the brain's --threads 2")
     ap.add_argument("--startup", action="store_true",
                     help="time import + building an empty 15x15 search in fresh interpreters")
     ns = ap.parse_args(list(argv))
@@ -119,20 +122,24 @@ def load_tactics(path: str) -> list[tuple[str, Board, set[int]]]:
     return out
 
 
-def run_tactics(path: str, movetime_ms: float, mode: str, seed: int, out: TextIO) -> tuple[int, int]:
-    """Search each tactics position for ``movetime_ms``; print misses; return (correct, total)."""
+def run_tactics(path: str, movetime_ms: float, mode: str, seed: int, out: TextIO,
+                root_thread: bool = False) -> tuple[int, int]:
+    """Search each tactics position for ``movetime_ms``; print misses; return (correct, total).
+    ``root_thread``: ``EngineOptions.root_thread`` (a second thread where it applies)."""
     puzzles = load_tactics(path)
+    options = EngineOptions(mode=mode, root_thread=root_thread)
     correct = 0
     worst = 0.0
     for name, board, answers in puzzles:
         started = time.perf_counter()
-        res = Engine(board.config, EngineOptions(mode=mode), seed=seed).search(board, Limits.movetime(movetime_ms))
+        res = Engine(board.config, options, seed=seed).search(board, Limits.movetime(movetime_ms))
         worst = max(worst, time.perf_counter() - started)
         if res.move in answers:
             correct += 1
         else:
             out.write(f"miss {name}: played {board.config.xy(res.move)}\n")
-    out.write(f"tactics: {correct}/{len(puzzles)} correct at {movetime_ms:g} ms a move (mode {mode}), "
+    threads = ", root threat search on its own thread" if root_thread else ""
+    out.write(f"tactics: {correct}/{len(puzzles)} correct at {movetime_ms:g} ms a move (mode {mode}{threads}), "
               f"slowest answer {worst * 1000:.0f} ms\n")
     return correct, len(puzzles)
 
@@ -202,7 +209,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = sys.stdout
     try:
         if ns.tactics:
-            correct, total = run_tactics(ns.tactics, ns.movetime or 500.0, ns.mode, ns.seed, out)
+            correct, total = run_tactics(ns.tactics, ns.movetime or 500.0, ns.mode, ns.seed, out,
+                                         root_thread=ns.threads == 2)
             return 0 if correct == total else 1
         if ns.startup:
             times = startup_seconds()

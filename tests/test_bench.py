@@ -8,7 +8,11 @@ import subprocess
 import sys
 from contextlib import redirect_stdout
 
+import pytest
+
 from engine import bench
+from engine.options import EngineOptions
+from engine.rules import GameConfig
 
 
 def run_bench(*args: str) -> str:
@@ -90,3 +94,17 @@ def test_tactics_counts_correct_answers_and_fails_on_a_miss(tmp_path):
     with redirect_stdout(buf):
         assert bench.main(["--tactics", str(bad), "--movetime", "100"]) == 1
     assert "1/2 correct" in buf.getvalue() and "miss x" in buf.getvalue()
+
+
+def test_tactics_with_two_threads_use_the_root_thread_on_the_c_tree(tmp_path):
+    from engine.nativesearch import available
+
+    if not available(GameConfig.square(15, 5), EngineOptions(mode="guided")):
+        pytest.skip("the C extension was not built")
+    # X to move blocks O's open three on 15x15 k5 (4,7 or 8,7); the guided C tree with the
+    # root threat search on its own thread must find it as the one-thread search does.
+    line = "b | 15 15 5 0 | 0,0,1 5,7,2 14,14,1 6,7,2 0,14,1 7,7,2 | 4,7 8,7\n"
+    f = tmp_path / "b.txt"
+    f.write_text(line)
+    out = run_bench("--tactics", str(f), "--movetime", "300", "--mode", "guided", "--threads", "2")
+    assert "1/1 correct" in out and "own thread" in out
