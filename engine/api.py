@@ -103,31 +103,34 @@ class Engine:
         if self._root_threats and self._tactics_beside_tree(limits):
             return self._search_beside_tactics(board, limits, stop, on_info, started)
         if self._root_threats:
-            won = self._root_tactics(board, limits, started)
+            won = self._root_tactics(board, limits)
             if won is not None:
-                if on_info is not None:
-                    on_info(SearchInfo(playouts=0, nodes=0, depth=0, value=1.0, pv=list(won.pv), elapsed=won.elapsed))
-                return won
+                return _proven_win(won, started, on_info)
         return self._searcher.search(limits, stop=stop, on_info=on_info, started=started)
 
-    def _root_tactics(self, board: Board, limits: Limits, started: float) -> SearchResult | None:
-        """Run :func:`engine.roottactics.plan_root` on an unproven root; return a
-        result when it found a forced win, else prune the root and return None."""
+    def _plan(self, board: Board, moves: list[int], deadline: float | None, beside_tree: bool = False,
+              stop: threading.Event | None = None) -> RootPlan:
+        """:func:`engine.roottactics.plan_root` of the root ``moves`` on a copy of ``board``, with
+        this engine's budgets; ``beside_tree``: with :data:`engine.roottactics.THREAD_SHARE` of
+        the time (it runs on its own thread) instead of the root's share."""
+        work = board.copy()  # the solvers set and clear stones in place; the caller's board stays untouched
+        budgets = self.options.threat_budgets(fast_solver(self.config))
+        share = dict(share=THREAD_SHARE, threat_share=THREAD_SHARE) if beside_tree else dict(share=budgets.root_share)
+        return plan_root(
+            work, moves, deadline, **share,
+            threes=budgets.root_threes, reply_threes=self.options.reply_threes, reply_nodes=budgets.reply_nodes,
+            threat_threes=budgets.threat_threes, stop=stop,
+        )
+
+    def _root_tactics(self, board: Board, limits: Limits) -> RootPlan | None:
+        """Run :meth:`_plan` on an unproven root; return the plan when it found a forced
+        win, else prune the root and return None."""
         searcher = self._searcher
         if searcher.root_settled():
             return None  # decided already, or the tree's exact knowledge forces the block
-        work = board.copy()  # the solvers set and clear stones in place; the caller's board stays untouched
-        budgets = self.options.threat_budgets(fast_solver(self.config))
-        plan = plan_root(
-            work, searcher.root_moves(), limits.deadline, budgets.root_share,
-            threes=budgets.root_threes, reply_threes=self.options.reply_threes, reply_nodes=budgets.reply_nodes,
-            threat_threes=budgets.threat_threes,
-        )
+        plan = self._plan(board, searcher.root_moves(), limits.deadline)
         if plan.move is not None:
-            return SearchResult(
-                move=plan.move, visits=0, value=1.0, pv=list(plan.line), elapsed=time.monotonic() - started,
-                proven="win", reason=plan.reason,
-            )
+            return plan
         if plan.losing:
             searcher.drop_root_moves(plan.losing)
         return None
@@ -161,20 +164,16 @@ class Engine:
         """
         searcher = self._searcher
         assert isinstance(searcher, NativeSearcher)
-        work = board.copy()  # the solvers set and clear stones in place
-        budgets = self.options.threat_budgets(True)
+        # Both read here: the tree changes as soon as it searches, and the caller may reuse
+        # its board once the search returns, which can be before the plan has begun.
         moves = searcher.root_moves()
+        position = board.copy()
         halt = threading.Event()
         box: list[RootPlan | BaseException] = []
 
         def plan() -> None:
             try:
-                box.append(plan_root(
-                    work, moves, limits.deadline, THREAD_SHARE,
-                    threes=budgets.root_threes, reply_threes=self.options.reply_threes,
-                    reply_nodes=budgets.reply_nodes, threat_threes=budgets.threat_threes,
-                    threat_share=THREAD_SHARE, stop=halt,
-                ))
+                box.append(self._plan(position, moves, limits.deadline, beside_tree=True, stop=halt))
             except BaseException as exc:  # noqa: BLE001 - raised again on the search's thread
                 box.append(exc)
 
@@ -205,13 +204,7 @@ class Engine:
             halt.set()
         found = box[0] if box and applied else None
         if isinstance(found, RootPlan) and found.move is not None:
-            won = SearchResult(
-                move=found.move, visits=0, value=1.0, pv=list(found.line), elapsed=time.monotonic() - started,
-                proven="win", reason=found.reason,
-            )
-            if on_info is not None:
-                on_info(SearchInfo(playouts=0, nodes=0, depth=0, value=1.0, pv=list(won.pv), elapsed=won.elapsed))
-            return won
+            return _proven_win(found, started, on_info)
         return result
 
     def root_stats(self) -> list[tuple[int, float, float, str | None]]:
@@ -219,6 +212,18 @@ class Engine:
         search (see :meth:`engine.mcts.Searcher.root_stats`); used to merge
         parallel searches."""
         return self._searcher.root_stats()
+
+
+def _proven_win(plan: RootPlan, started: float, on_info: Callable[[SearchInfo], None] | None) -> SearchResult:
+    """The result of a search that a root plan's forced win (``plan.move``) ended, reported
+    to ``on_info`` as its last info."""
+    won = SearchResult(
+        move=plan.move, visits=0, value=1.0, pv=list(plan.line), elapsed=time.monotonic() - started,
+        proven="win", reason=plan.reason,
+    )
+    if on_info is not None:
+        on_info(SearchInfo(playouts=0, nodes=0, depth=0, value=1.0, pv=list(won.pv), elapsed=won.elapsed))
+    return won
 
 
 def best_move(
