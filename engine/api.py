@@ -62,11 +62,7 @@ class Engine:
         self._searcher: Searcher | NativeSearcher = (
             NativeSearcher(config, options) if native_available(config, options) else Searcher(config, options, self.rng)
         )
-        # Root threat search: guided mode with the threat module as its knowledge only
-        # (a custom knowledge hook is left to decide alone).
-        self._root_threats = (
-            options.mode == "guided" and options.root_threats and isinstance(options.knowledge, ThreatKnowledge)
-        )
+        self._root_threats = _wants_root_threats(options)
         #: True when the last search continued the previous search's tree.
         self.reused = False
 
@@ -212,6 +208,18 @@ class Engine:
         search (see :meth:`engine.mcts.Searcher.root_stats`); used to merge
         parallel searches."""
         return self._searcher.root_stats()
+
+
+def _wants_root_threats(options: EngineOptions) -> bool:
+    """Does a search with ``options`` run the root threat search?  Guided mode with the
+    threat module as its knowledge only (a custom knowledge hook is left to decide alone)."""
+    return options.mode == "guided" and options.root_threats and isinstance(options.knowledge, ThreatKnowledge)
+
+
+def root_thread_applies(config: GameConfig, options: EngineOptions) -> bool:
+    """Would ``options`` on ``config`` search with the C tree and the root threat search, so
+    that ``EngineOptions.root_thread`` can put a second core to use?"""
+    return _wants_root_threats(options) and native_available(config, options)
 
 
 def _proven_win(plan: RootPlan, started: float, on_info: Callable[[SearchInfo], None] | None) -> SearchResult:

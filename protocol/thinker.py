@@ -133,13 +133,14 @@ class EngineFactory:
         reset for the new game, when it is idle and has the right number of
         helpers; otherwise a new one.  Any other is closed.
         """
-        from engine.api import Engine
+        from engine.api import Engine, root_thread_applies
 
         options = self.options()
         workers = self.threads - 1
-        if self.threads == 2 and self.overrides.get("root_thread", True) and _root_thread_applies(config, options):
+        if self.threads == 2 and self.overrides.get("root_thread", True) and root_thread_applies(config, options):
             # Two threads and the C tree: the second core runs the root threat search beside
-            # the tree, in this process (README, Strength: it beat a tactics helper process).
+            # the tree, in this process (README, Strength: it held more of the blunder
+            # positions than a helper process; against pela no measured difference).
             options = replace(options, root_thread=True)
             workers = 0
         with self._lock:
@@ -175,15 +176,6 @@ class EngineFactory:
     def __call__(self, config: GameConfig) -> Thinker:
         """A :class:`LazyEngine` for one game: built in the background, used when ready."""
         return LazyEngine(self, config)
-
-
-def _root_thread_applies(config: GameConfig, options: Any) -> bool:
-    """Would ``options`` on ``config`` search with the C tree and the root threat search
-    (so that ``EngineOptions.root_thread`` can put the second core to use)?"""
-    from engine.nativesearch import available
-    from engine.threats import ThreatKnowledge
-
-    return options.root_threats and isinstance(options.knowledge, ThreatKnowledge) and available(config, options)
 
 
 class LazyEngine:
