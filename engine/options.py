@@ -17,6 +17,11 @@ GUIDED_WIDENING = 0.7
 GUIDED_PRIOR_BIAS = 3.0
 #: Default of ``eval_weight`` in guided mode (plain UCT: 0).
 GUIDED_EVAL_WEIGHT = 1.0
+#: Defaults of ``exploration``: plain UCT's, and guided mode's (lower: its priors and
+#: evaluation already say where to look, and at the C tree's 100,000+ playouts a second a
+#: wide search spreads the turn over moves the evaluation cannot tell apart; README, Strength).
+UCT_EXPLORATION = 0.8
+GUIDED_EXPLORATION = 0.3
 class ThreatBudgets(NamedTuple):
     """Threat-search budgets of guided mode (see the fields of :class:`EngineOptions`)."""
 
@@ -43,8 +48,9 @@ class EngineOptions:
       ``"guided"`` additionally consults ``knowledge`` whenever a node's
       moves are listed (its first expansion); without an explicit
       ``knowledge`` it uses :class:`engine.threats.ThreatKnowledge`.
-    - ``exploration``: the UCT constant ``c`` in ``q + c * sqrt(ln N / n)``
-      (values are in [0, 1]; ``n`` counts playouts).
+    - ``exploration`` (default: :data:`UCT_EXPLORATION` in uct mode,
+      :data:`GUIDED_EXPLORATION` in guided mode): the UCT constant ``c`` in
+      ``q + c * sqrt(ln N / n)`` (values are in [0, 1]; ``n`` counts playouts).
     - ``widening`` (default: 0 in uct mode, :data:`GUIDED_WIDENING` in guided
       mode): ``0`` is plain UCT (every move is tried once before any is
       tried twice); ``w > 0`` is progressive widening: a node visited ``v``
@@ -111,7 +117,7 @@ class EngineOptions:
     """
 
     mode: str = "uct"
-    exploration: float = 0.8
+    exploration: float | None = None
     widening: float | None = None
     rollouts_per_leaf: int = 0
     leaves_per_batch: int = 0
@@ -164,6 +170,8 @@ class EngineOptions:
                     vct_nodes=self.vct_nodes,
                 ),
             )
+        if self.exploration is None:
+            object.__setattr__(self, "exploration", GUIDED_EXPLORATION if self.mode == "guided" else UCT_EXPLORATION)
         if not self.exploration >= 0:
             raise ValueError(f"exploration must be >= 0, got {self.exploration!r}")
         # Mode defaults, measured guided vs uct on 15x15 k5 at 1 s a move (20 games per

@@ -7,7 +7,7 @@ import numpy as np
 from engine.api import Engine, EngineOptions
 from engine.limits import Limits
 from engine.mcts import Searcher
-from engine.options import GUIDED_PRIOR_BIAS, GUIDED_WIDENING
+from engine.options import GUIDED_EXPLORATION, GUIDED_PRIOR_BIAS, GUIDED_WIDENING, UCT_EXPLORATION
 from engine.roottactics import plan_root
 from engine.rules import Board, GameConfig, Player
 from engine.threats import losing_moves
@@ -107,9 +107,12 @@ def test_drop_root_moves_keeps_statistics():
 def test_mode_defaults():
     plain = EngineOptions()
     assert plain.mode == "uct" and plain.widening == 0.0 and plain.prior_bias == 0.0
+    assert plain.exploration == UCT_EXPLORATION
     guided = EngineOptions(mode="guided")
     assert guided.widening == GUIDED_WIDENING and guided.prior_bias == GUIDED_PRIOR_BIAS
+    assert guided.exploration == GUIDED_EXPLORATION != UCT_EXPLORATION
     assert EngineOptions(mode="guided", widening=0.0, prior_bias=0.0).widening == 0.0
+    assert EngineOptions(mode="guided", exploration=0.8).exploration == 0.8
 
 
 def test_prior_bias_is_stored_per_move_in_guided_mode_only():
