@@ -1,7 +1,7 @@
 """The engine facade: the only entry point the protocol layer uses.
 
 >>> from engine.rules import Board, GameConfig
->>> from engine.limits import Limits
+>>> from engine.search.limits import Limits
 >>> res = best_move(Board(GameConfig.square(3, 3)), Limits(nodes=200), seed=1)
 >>> 0 <= res.move < 9
 True
@@ -15,7 +15,7 @@ from typing import Callable
 
 import numpy as np
 
-from .limits import Limits, SearchInfo, SearchResult
+from .search.limits import Limits, SearchInfo, SearchResult
 from .mcts import Searcher
 from .nativesearch import NativeSearcher, available as native_available
 from .options import EngineOptions

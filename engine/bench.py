@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Sequence, TextIO
 
 from .api import Engine
-from .limits import Limits
+from .search.limits import Limits
 from .options import EngineOptions
 from .rules import Board, GameConfig, Rule
 
@@ -97,7 +97,7 @@ _STARTUP_PROBE = """
 import time
 t0 = time.perf_counter()
 import engine.api
-from engine.limits import Limits
+from engine.search.limits import Limits
 from engine.rules import Board, GameConfig
 cfg = GameConfig.square(15, 5)
 e = engine.api.Engine(cfg, seed=1)

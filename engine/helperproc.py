@@ -26,7 +26,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .api import Engine
-from .limits import Limits, SearchResult
+from .search.limits import Limits, SearchResult
 from .options import EngineOptions
 from .rules import Board, GameConfig
 

@@ -50,7 +50,7 @@ import numpy as np
 
 from .evaluation import LineEvaluator
 from .knowledge import MoveKnowledge, Suggestion
-from .limits import Limits, SearchInfo, SearchResult
+from .search.limits import Limits, SearchInfo, SearchResult
 from .options import EngineOptions
 from .rollout import RolloutKernel
 from .rules import EMPTY, Board, GameConfig, Rule

@@ -29,7 +29,7 @@ import time
 from typing import Callable
 
 from .evaluation import OPPONENT_WEIGHTS, OWN_WEIGHTS, TEMPO, _by_count
-from .limits import Limits, SearchInfo, SearchResult
+from .search.limits import Limits, SearchInfo, SearchResult
 from .options import EngineOptions
 from .patterns import DEAD_CELL_SCORE, geometry, score_weights
 from .mcts import continuation

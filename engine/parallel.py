@@ -65,7 +65,7 @@ import numpy as np
 
 from .api import Engine, require_playable
 from .helperproc import Helper, HelperFailure, helper_main, shutdown, wants_tactician
-from .limits import Limits, SearchInfo, SearchResult
+from .search.limits import Limits, SearchInfo, SearchResult
 from .options import EngineOptions
 from .rules import Board, GameConfig
 from .timecontrol import BASE_MEMORY_BYTES, MIN_TREE_NODES, NODE_BYTES

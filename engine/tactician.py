@@ -31,7 +31,7 @@ import time
 from typing import Callable
 
 from .api import require_playable
-from .limits import Limits, SearchInfo, SearchResult
+from .search.limits import Limits, SearchInfo, SearchResult
 from .options import EngineOptions
 from .rules import Board, GameConfig
 from .threats import candidate_moves, fast_solver, find_vcf, find_vct, losing_moves, probe_vct

@@ -13,7 +13,7 @@ import time
 from dataclasses import replace
 from typing import Any, Callable, Protocol
 
-from engine.limits import Limits, SearchResult
+from engine.search.limits import Limits, SearchResult
 from engine.rules import Board, GameConfig
 
 from protocol.position import quick_move

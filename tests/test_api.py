@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.api import Engine, EngineOptions, best_move
-from engine.limits import Limits, SearchInfo, SearchResult
+from engine.search.limits import Limits, SearchInfo, SearchResult
 from engine.rules import Board, GameConfig, Player, Rule
 
 from shared_positions import TACTICS

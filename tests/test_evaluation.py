@@ -5,7 +5,7 @@ import pytest
 
 from engine.api import Engine, EngineOptions
 from engine.evaluation import OPPONENT_WEIGHTS, OWN_WEIGHTS, TEMPO, LineEvaluator
-from engine.limits import Limits
+from engine.search.limits import Limits
 from engine.rules import Board, GameConfig
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from engine.api import Engine, EngineOptions, best_move
 from engine.knowledge import Suggestion
-from engine.limits import Limits
+from engine.search.limits import Limits
 from engine.mcts import DRAW, LOSS, WIN, Node, Searcher
 from engine.rules import Board, GameConfig, Player, Rule
 

@@ -18,7 +18,7 @@ import pytest
 from engine import threats
 from engine.api import Engine
 from engine.evaluation import LineEvaluator
-from engine.limits import Limits
+from engine.search.limits import Limits
 from engine.mcts import Searcher
 from engine.nativesearch import NativeSearcher, available
 from engine.options import EngineOptions

@@ -20,7 +20,7 @@ import pytest
 from pexpect.popen_spawn import PopenSpawn
 
 from engine.api import Engine, EngineOptions
-from engine.limits import Limits, SearchResult
+from engine.search.limits import Limits, SearchResult
 from engine.parallel import ParallelEngine
 from engine.rules import Board, GameConfig
 from protocol.session import Session

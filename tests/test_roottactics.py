@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.api import Engine, EngineOptions
-from engine.limits import Limits
+from engine.search.limits import Limits
 from engine.mcts import Searcher
 from engine.options import GUIDED_EXPLORATION, GUIDED_PRIOR_BIAS, GUIDED_WIDENING, UCT_EXPLORATION
 from engine.roottactics import plan_root

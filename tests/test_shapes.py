@@ -120,7 +120,7 @@ def test_completions_outrank_everything_then_blocks():
 
 def test_priors_option_selects_the_knowledge_scores():
     from engine.api import Engine, EngineOptions
-    from engine.limits import Limits
+    from engine.search.limits import Limits
 
     assert EngineOptions(mode="guided").knowledge._scores.__name__ == "cell_scores"
     opts = EngineOptions(mode="guided", priors="shapes")

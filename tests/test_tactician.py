@@ -8,7 +8,7 @@ import time
 import pytest
 
 from engine.api import EngineOptions
-from engine.limits import Limits
+from engine.search.limits import Limits
 from engine.helperproc import wants_tactician
 from engine.parallel import ParallelEngine
 from engine.rules import Board, GameConfig

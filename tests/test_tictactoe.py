@@ -12,7 +12,7 @@ import time
 import pytest
 
 from engine.api import Engine, best_move
-from engine.limits import Limits
+from engine.search.limits import Limits
 from engine.rules import Board, GameConfig, Player
 
 CONFIG = GameConfig.square(3, 3)

@@ -43,7 +43,7 @@ from judge_games import MATE, Judge, read_records, score
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.api import Engine, EngineOptions  # noqa: E402
-from engine.limits import Limits  # noqa: E402
+from engine.search.limits import Limits  # noqa: E402
 from engine.parallel import ParallelEngine  # noqa: E402
 from engine.rules import Board, GameConfig  # noqa: E402
 from engine.threats import find_vcf  # noqa: E402
