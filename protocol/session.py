@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from engine.search.limits import Limits, SearchResult
-from engine.rules import Board, GameConfig, Player, Rule
+from engine.mnk.rules import Board, GameConfig, Player, Rule
 from engine.timecontrol import DEFAULT_TURN_MS, MatchClock, TimeSettings, plan_move
 
 from protocol import wire

@@ -1,11 +1,11 @@
-"""Shape classes and the fitted shape priors (engine.shapes)."""
+"""Shape classes and the fitted shape priors (engine.mnk.shapes)."""
 
 import numpy as np
 import pytest
 
-from engine import shapes
-from engine.patterns import geometry, window_counts
-from engine.rules import Board, GameConfig
+from engine.mnk import shapes
+from engine.mnk.patterns import geometry, window_counts
+from engine.mnk.rules import Board, GameConfig
 
 CFG = GameConfig.square(15, 5)
 
