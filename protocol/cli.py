@@ -46,22 +46,11 @@ def _rule(text: str):
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _option(text: str) -> tuple[str, object]:
+def _option(text: str) -> tuple[str, str]:
     key, sep, raw = text.partition("=")
     if not sep or not key.strip():
-        raise argparse.ArgumentTypeError(f"want KEY=VALUE, got {text!r}")
-    value: object = raw
-    low = raw.strip().lower()
-    if low in ("true", "false"):
-        value = low == "true"
-    else:
-        for kind in (int, float):
-            try:
-                value = kind(raw)
-                break
-            except ValueError:
-                continue
-    return key.strip().replace("-", "_"), value
+        raise argparse.ArgumentTypeError(f"want KEY=VALUE, got {text!r} (--list-options shows the keys)")
+    return key.strip(), raw  # checked against the engine's keys at start-up
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -84,24 +73,40 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--turn-ms", type=_non_negative, default=None, metavar="MS",
                    help="time per move when the manager sends no time limit "
                         "(default 5000, or none with --max-playouts/--max-nodes)")
-    p.add_argument(
-        "--mode",
-        default=None,
-        help="search mode: guided (threat knowledge + MCTS, the default) or uct (plain UCT)",
-    )
+    p.add_argument("--mode", choices=("guided", "uct"), default=DEFAULT_MODE,
+                   help="guided (threat knowledge, priors and a static evaluation: the default) "
+                        "or uct (plain UCT with random playouts)")
     p.add_argument("--threads", type=_positive, default=1, metavar="N",
-                   help="searching processes (root-parallel search; default 1, at most the CPU count; "
-                        "INFO thread_num overrides)")
+                   help="searching threads (default 1; at most the CPU count; INFO thread_num overrides): "
+                        "with 2, guided mode runs its root threat search beside the tree on a second core "
+                        "where its tree runs in C (freestyle, K >= 4); elsewhere the search uses one thread")
     p.add_argument("--engine-option", type=_option, action="append", default=[], metavar="KEY=VALUE",
-                   help="any other engine option (repeatable)")
+                   help="set an engine option (repeatable); --list-options shows the keys")
+    p.add_argument("--list-options", action="store_true", help="list the engine option keys and exit")
     p.add_argument("--quick", action="store_true", help="no search: instant win/block/centre moves (testing)")
     return p
 
 
 def _version() -> str:
+    from engine.api import native_code
     from protocol.session import _version as version
 
-    return version()
+    return f"{version()} ({'C extension built' if native_code() else NO_C_EXTENSION})"
+
+
+#: Said by --version, bench and once at start-up when the C extension is missing.
+NO_C_EXTENSION = "C extension not built: the engine runs 15-25 times slower"
+
+
+def _list_options() -> int:
+    from engine.api import option_keys
+    from engine.mnk.rules import GameConfig
+
+    print("engine option keys (--engine-option KEY=VALUE; a unique last part such as 'exploration' "
+          "also works); defaults of --mode uct, guided changes some:")
+    for key, kind, default in option_keys(GameConfig()):
+        print(f"  {key:<28} {kind:<10} {default}")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,19 +129,22 @@ def main(argv: list[str] | None = None) -> int:
     from protocol.session import Session, SessionOptions
     from protocol.thinker import EngineFactory
 
-    overrides = dict(args.engine_option)
-    # Guided search (threat knowledge) is the brain's default: it beat plain UCT at equal
-    # time (README, "Strength").  The library default stays the plain searcher.
-    overrides["mode"] = args.mode if args.mode is not None else DEFAULT_MODE
+    if args.list_options:
+        return _list_options()
     factory = None
     if not args.quick:
-        factory = EngineFactory(overrides, seed=args.seed, threads=args.threads)
-        if args.mode is not None or args.engine_option:
+        factory = EngineFactory(args.mode, dict(args.engine_option), seed=args.seed, threads=args.threads)
+        if args.engine_option:
             try:
                 factory.check()  # fail at start-up, not mid-game, on a misspelt option
             except (ValueError, ImportError) as exc:
                 print(f"pbrain-mcts: {exc}", file=sys.stderr)
                 return 2
+        from engine.api import native_code
+
+        if not native_code():
+            print(f"pbrain-mcts: {NO_C_EXTENSION} (reinstall where a C compiler and the Python headers "
+                  "are present)", file=sys.stderr, flush=True)
     if factory is not None:
         factory.preload()
     limited = args.max_playouts is not None or args.max_nodes is not None
@@ -149,13 +157,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     loop = BrainLoop(Session(options, factory), sys.stdin.fileno(), sys.stdout.buffer, started)
     code = loop.run()
-    if factory is not None:
-        # Helper processes of a parallel search end here (they would also exit on their own
-        # once our end of their pipes closes, but this reaps them before we go).
-        try:
-            factory.close()
-        except Exception:  # noqa: BLE001 - exiting anyway
-            pass
     # Exit at once, even with a search thread still running (END must be prompt, and a
     # thread stuck in numpy must not delay interpreter shutdown).  Everything is flushed.
     try:

@@ -19,9 +19,9 @@ Semantics worth knowing:
   reported there, never in reply to INFO.
 - ``INFO max_node`` is a node limit per move; ``max_depth`` is accepted and
   ignored (no depth-limited search).
-- ``INFO thread_num N`` sets the number of searching processes (root-parallel
-  search, at most the CPU count; ``--threads`` is the default) through the
-  thinker factory's ``set_threads``.  It applies at once: the game's searcher
+- ``INFO thread_num N`` sets the number of searching threads (at most the CPU
+  count; ``--threads`` is the default) through the thinker factory's
+  ``set_threads``.  It applies at once: the game's searcher
   is rebuilt (its tree is lost, so managers should send it before the game's
   first move, as they do).  Factories without ``set_threads`` ignore it.
 - SWAP2BOARD: three opening stones, or the next move as white (never SWAP).

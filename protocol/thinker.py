@@ -10,7 +10,6 @@ import os
 import sys
 import threading
 import time
-from dataclasses import replace
 from typing import Any, Callable, Protocol
 
 from engine.search.limits import Limits, SearchResult
@@ -42,31 +41,23 @@ class QuickThinker:
 
 
 class EngineFactory:
-    """Makes the engine for each game with the command line's options and seed.
+    """Makes the engine for each game with the command line's mode, options, seed and threads.
 
-    ``overrides`` are ``EngineOptions`` field values (e.g. ``{"mode": "uct"}``);
-    a name the engine does not know raises ``ValueError`` from :meth:`check`
-    or on first use.
-
-    ``threads`` (``--threads``, then ``INFO thread_num`` through
-    :meth:`set_threads`; at most ``os.cpu_count()``) is the number of
-    searching threads or processes: 1 builds a plain ``engine.api.Engine`` per
-    game; 2, where guided mode runs the C tree, an ``Engine`` whose root threat
-    search runs on a second thread (``EngineOptions.root_thread``, unless the
-    overrides set it false); otherwise ``N > 1`` builds an
-    ``engine.mnk.parallel.ParallelEngine`` with ``N - 1`` helper processes, which is
-    kept and reused (``new_game``) for the following games so that the helpers
-    start only once.  :meth:`close` stops the
-    helpers; the brain calls it before exiting.
+    ``mode`` is the engine's preset (``guided`` or ``uct``), ``values`` its options by key
+    (``{"exploration": "0.3"}``); :meth:`check` raises ``ValueError`` naming a bad key or
+    value (and listing the valid keys) so the brain can refuse them at start-up.
+    ``threads`` (``--threads``, then ``INFO thread_num`` through :meth:`set_threads``; at
+    most the CPUs this process may use) goes to :func:`engine.api.open_engine`, which uses
+    a second thread where the engine has work for one.
     """
 
-    def __init__(self, overrides: dict[str, Any] | None = None, seed: int | None = None, threads: int = 1) -> None:
-        self.overrides = dict(overrides or {})
+    def __init__(self, mode: str = "uct", values: dict[str, Any] | None = None, seed: int | None = None,
+                 threads: int = 1) -> None:
+        self.mode = mode
+        self.values = dict(values or {})
         self.seed = seed
         self.threads = self.clamp_threads(threads)
         self._loaded = threading.Event()
-        self._lock = threading.Lock()
-        self._parallel: list[Any] = []  # ParallelEngines built and not closed yet
 
     @staticmethod
     def clamp_threads(threads: int) -> int:
@@ -78,7 +69,7 @@ class EngineFactory:
         return max(1, min(int(threads), cpus))
 
     def set_threads(self, threads: int) -> bool:
-        """Use ``threads`` searching processes from the next engine built; True when that changed."""
+        """Use ``threads`` searching threads from the next engine built; True when that changed."""
         new = self.clamp_threads(threads)
         changed = new != self.threads
         self.threads = new
@@ -95,9 +86,7 @@ class EngineFactory:
         def load() -> None:
             try:
                 import engine.api  # noqa: F401
-
-                if self.overrides.get("mode") == "guided":
-                    import engine.mnk.threats  # noqa: F401  (guided mode's knowledge)
+                import engine.mnk.engine  # noqa: F401  (what open_engine imports for an m,n,k game)
             except Exception:  # noqa: BLE001 - reported when the engine is first built
                 pass
             finally:
@@ -106,72 +95,31 @@ class EngineFactory:
         threading.Thread(target=load, name="engine-import", daemon=True).start()
 
     def is_loaded(self) -> bool:
-        """True when ``engine.api`` is completely imported (building an engine cannot block)."""
+        """True when the engine is completely imported (building one cannot block)."""
         if self._loaded.is_set():
             return True
-        module = sys.modules.get("engine.api")
+        module = sys.modules.get("engine.mnk.engine")
         # A module being imported by another thread is already in sys.modules, half done.
         return module is not None and not getattr(getattr(module, "__spec__", None), "_initializing", False)
 
-    def options(self) -> Any:
-        """The ``EngineOptions`` value (imports the engine)."""
-        from engine.api import EngineOptions
+    def options(self, config: GameConfig) -> Any:
+        """The engine options for ``config`` (imports the engine); ``ValueError`` when bad."""
+        from engine.api import options_for
 
-        try:
-            return EngineOptions(**self.overrides)
-        except TypeError as exc:
-            raise ValueError(f"bad engine option: {exc}") from None
+        return options_for(config, self.mode, self.values)
 
     def check(self) -> None:
-        """Raise ``ValueError`` when the options are not acceptable to the engine."""
-        self.options()
+        """Raise ``ValueError`` when the mode or options are not acceptable to the engine."""
+        self.options(GameConfig())
 
     def build(self, config: GameConfig) -> Any:
-        """The engine for one game of ``config`` (imports the engine).
+        """The engine for one game of ``config`` (imports the engine)."""
+        from engine.api import open_engine
 
-        With more than one thread: the previous game's ``ParallelEngine``,
-        reset for the new game, when it is idle and has the right number of
-        helpers; otherwise a new one.  Any other is closed.
-        """
-        from engine.api import Engine, root_thread_applies
-
-        options = self.options()
-        workers = self.threads - 1
-        if self.threads == 2 and self.overrides.get("root_thread", True) and root_thread_applies(config, options):
-            # Two threads and the C tree: the second core runs the root threat search beside
-            # the tree, in this process (README, Strength: it held more of the blunder
-            # positions than a helper process; against pela no measured difference).
-            options = replace(options, root_thread=True)
-            workers = 0
-        with self._lock:
-            keep = None
-            if workers > 0:
-                for eng in reversed(self._parallel):
-                    if not eng.busy and not eng.closed and eng.workers == workers and eng.live_workers > 0:
-                        keep = eng
-                        break
-            # The others go, even one still searching: that is a move the watchdog abandoned
-            # (its search ends alone, on its own deadline, and its result is dropped).
-            for eng in [e for e in self._parallel if e is not keep]:
-                eng.close()
-            self._parallel = [e for e in self._parallel if not e.closed]
-            if workers <= 0:
-                return Engine(config, options, seed=self.seed)
-            if keep is not None:
-                keep.new_game(config)
-                return keep
-            from engine.mnk.parallel import ParallelEngine
-
-            eng = ParallelEngine(config, options, seed=self.seed, workers=workers)
-            self._parallel.append(eng)
-            return eng
+        return open_engine(config, self.options(config), seed=self.seed, threads=self.threads)
 
     def close(self) -> None:
-        """Stop every helper process of the engines built so far (idempotent)."""
-        with self._lock:
-            engines, self._parallel = self._parallel, []
-        for eng in engines:
-            eng.close()
+        """Nothing to stop: engines hold no process between games."""
 
     def __call__(self, config: GameConfig) -> Thinker:
         """A :class:`LazyEngine` for one game: built in the background, used when ready."""

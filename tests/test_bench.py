@@ -11,7 +11,7 @@ from contextlib import redirect_stdout
 import pytest
 
 from engine.mnk import bench
-from engine.mnk.options import EngineOptions
+from engine.mnk.options import MnkOptions
 from engine.mnk.rules import GameConfig
 
 
@@ -97,9 +97,9 @@ def test_tactics_counts_correct_answers_and_fails_on_a_miss(tmp_path):
 
 
 def test_tactics_with_two_threads_use_the_root_thread_on_the_c_tree(tmp_path):
-    from engine.mnk.nativesearch import available
+    from engine.mnk.native import available
 
-    if not available(GameConfig.square(15, 5), EngineOptions(mode="guided")):
+    if not available(GameConfig.square(15, 5), MnkOptions.guided()):
         pytest.skip("the C extension was not built")
     # X to move blocks O's open three on 15x15 k5 (4,7 or 8,7); the guided C tree with the
     # root threat search on its own thread must find it as the one-thread search does.

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from engine.search.choice import Child, choose
-from engine.search.game import Expansion, GameError, Outcome, Verdict
+from engine.game import Expansion, GameError, Outcome, Verdict
 from engine.search.limits import Limits
 from engine.search.mcts import MCTS, TreeSettings
 from engine.search.playouts import RandomPlayouts

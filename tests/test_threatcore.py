@@ -92,11 +92,7 @@ def test_same_answers_as_python_on_random_positions(threes, deepen, nodes, monke
 def test_same_answers_as_python_on_won_positions(monkeypatch):
     """The won positions of games against pela: long VCT lines, many transpositions."""
     positions = json.loads((ROOT / "data" / "conversion-15x15.json").read_text())
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        from conversion import replay
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
+    from lab.conversion import replay
     found = 0
     for position in positions[:45]:
         cfg = GameConfig(position["width"], position["height"], position["win_length"])

@@ -638,21 +638,22 @@ def test_defence_against_longer_vcf(cfg):
     assert seen >= 2 and exact >= 1
 
 
-def test_knowledge_priors_and_bad_input():
+def test_guided_expansion_orders_candidates_by_priors():
+    from engine.mnk.engine import MnkEngine
+    from engine.mnk.options import MnkOptions
+
     cfg = GameConfig(15, 15, 5)
     b = board_of(cfg, [(7, 7), (8, 7)], [(7, 8)], to_move=O)
-    know = threats.ThreatKnowledge()
-    cands = [cfg.move(6, 7), cfg.move(0, 14), cfg.move(9, 7), -5, cfg.area + 3]
+    tree = MnkEngine(cfg, MnkOptions.guided().with_values({"native.enabled": False})).tree
+    verdict = tree.oracle.verdict(b, None, None)
     cells = list(b.cells)
-    sug = know.suggest(cfg, cells, O, cands)
+    ex = tree.evaluator.expand(b, verdict)
     assert cells == b.cells
-    assert sug.forced is None and sug.moves is None
-    assert len(sug.priors) == len(cands)
-    pri = dict(zip(cands, sug.priors))
-    assert pri[cfg.move(6, 7)] > pri[cfg.move(0, 14)] and pri[cfg.move(9, 7)] > pri[cfg.move(0, 14)]
-    assert pri[-5] == 0.0 and pri[cfg.area + 3] == 0.0
-    assert know.suggest(cfg, cells, 0, cands) is None
-    assert know.suggest(cfg, cells[:-1], X, cands) is None
+    assert ex.win_plies == 0 and len(ex.priors) == len(ex.moves) > 8
+    assert list(ex.priors) == sorted(ex.priors, reverse=True)
+    pri = dict(zip(ex.moves, ex.priors))
+    # Stopping X's two (either end) ranks above a quiet cell two rows away.
+    assert pri[cfg.move(6, 7)] > pri[cfg.move(7, 10)] and pri[cfg.move(9, 7)] > pri[cfg.move(7, 10)]
 
 
 def bf_threes(board: Board, p: int) -> set[int] | None:

@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from engine.api import Engine, best_move
+from engine.api import best_move
+from engine.mnk.engine import MnkEngine as Engine
 from engine.search.limits import Limits
 from engine.mnk.rules import Board, GameConfig, Player
 

@@ -1,6 +1,6 @@
 """Threat-space search at the root, before the tree search of guided mode.
 
-The tree consults :class:`engine.mnk.threats.ThreatKnowledge` at every node with
+The tree consults the threat knowledge (:class:`engine.mnk.leaves.GuidedLeaves`) at every node with
 small solver budgets, which is right for the many nodes of the tree but
 misses what matters most in a real game: a longer forced win of the side to
 move, and the opponent's victories by continuous threats (VCT) that one

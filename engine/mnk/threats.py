@@ -21,15 +21,15 @@ Public API (moves are compact indices ``y * width + x``):
   :func:`double_threat_moves`, :func:`three_moves`;
 - solvers: :func:`find_vcf`, :func:`find_vct`;
 - decisions: :func:`tactical_move` (win / block / VCF / defend),
-  :func:`defence_set`, :func:`candidate_moves` (pattern priors);
-- :class:`ThreatKnowledge`: all of it behind the search's
-  :class:`engine.mnk.knowledge.MoveKnowledge` hook.
+  :func:`defence_set`, :func:`candidate_moves` (pattern priors), :func:`classify_moves`
+  (which root moves let the opponent win by force).
+
+Guided mode's tree uses them through :class:`engine.mnk.leaves.GuidedLeaves`.
 
 Public functions take a :class:`~engine.mnk.rules.Board`.  They never copy it:
 they set and clear cells of ``board.cells`` directly and always restore it
 exactly (also when an exception escapes), so a board must not be shared with
-another thread while one of them runs.  :class:`ThreatKnowledge` works on a
-private copy of the cells it is given.
+another thread while one of them runs.
 """
 
 from __future__ import annotations
@@ -40,9 +40,7 @@ import threading
 import time
 from typing import Callable, Sequence
 
-from .options import FAST_SOLVER_BUDGETS, PRIOR_KINDS, PYTHON_SOLVER_BUDGETS
 from .patterns import LineState, cell_scores, geometry
-from .shapes import shape_scores
 from .rules import EMPTY, Board, GameConfig, Rule
 
 #: Default budget of solver nodes for :func:`find_vcf`.
@@ -631,93 +629,6 @@ def candidate_moves(board: Board, limit: int | None = None) -> list[tuple[int, f
     total = sum(s for _, s in ranked) or 1.0
     unpad = board.config.unpadded
     return [(unpad(c), s / total) for c, s in ranked]
-
-
-class ThreatKnowledge:
-    """Threat knowledge for the tree search: implements :class:`engine.mnk.knowledge.MoveKnowledge`.
-
-    For each new node (side to move ``s``):
-
-    1. ``s`` completes a line, or has a VCF (within ``vcf_nodes`` solver
-       nodes), or, with ``vct_nodes``, a VCT of up to ``vct_threes`` threes
-       (``None``: the default budget of the solver at hand, see
-       :meth:`engine.mnk.options.EngineOptions.threat_budgets`): its first move
-       is forced and the node a proven win;
-    2. the opponent has a completion: the moves that stop it;
-    3. the opponent threatens a double threat or a VCF: only the defence set
-       (see :func:`defence_set`, ``defence_nodes`` per solver run), best first;
-    4. otherwise the searcher's candidates, with pattern priors: window
-       scores (:func:`engine.mnk.patterns.cell_scores`) or, with
-       ``priors="shapes"``, the fitted shape priors of :mod:`engine.mnk.shapes`.
-
-    Budgets are counted in solver nodes, not time, so a seeded search stays
-    reproducible.  The caller's ``cells`` are copied, never modified.
-    """
-
-    def __init__(
-        self,
-        vcf_nodes: int = 500,
-        defence_nodes: int = 200,
-        defend: bool = True,
-        priors: str = "windows",
-        vct_nodes: int | None = 0,
-        vct_threes: int = 2,
-    ) -> None:
-        self.vcf_nodes = max(1, int(vcf_nodes))
-        # None: the default for the solver at hand, decided per board (see EngineOptions).
-        self.vct_nodes = None if vct_nodes is None else max(0, int(vct_nodes))
-        self.vct_threes = max(1, int(vct_threes))
-        self.defence_nodes = max(1, int(defence_nodes))
-        self.defend = defend
-        if priors not in PRIOR_KINDS:
-            raise ValueError(f"priors must be one of {', '.join(PRIOR_KINDS)}, got {priors!r}")
-        # Both have the signature of cell_scores with explicit cells and counts.
-        self._scores = shape_scores if priors == "shapes" else cell_scores
-
-    def suggest(self, config: GameConfig, cells: Sequence[int], to_move: int, candidates: Sequence[int]):
-        """A :class:`engine.mnk.knowledge.Suggestion` for this position, or ``None`` to keep the defaults."""
-        from .knowledge import Suggestion  # the hook's value type; imported lazily to keep layers loose
-
-        if to_move not in (1, 2) or len(cells) != config.padded_size:
-            return None
-        # Solvers set and clear stones: work on a private copy (a list of ints is copied as is).
-        work = list(cells) if isinstance(cells, list) else [int(v) for v in cells]
-        st = LineState(config, work)
-        s, o = int(to_move), 3 - int(to_move)
-        unpad = config.unpadded
-        ws = st.completing(s)
-        if ws:
-            return Suggestion(forced=unpad(ws[0]), proven_win=True)
-        wo = st.completing(o)
-        if wo:
-            ks = st.killers(o, wo)
-            return Suggestion(moves=[unpad(c) for c in ks]) if ks else None
-        try:
-            line = _solve(st, s, self.vcf_nodes, None)
-        except _Abort:
-            line = None
-        vct_nodes = self.vct_nodes
-        if vct_nodes is None:
-            vct_nodes = (FAST_SOLVER_BUDGETS if fast_solver(config) else PYTHON_SOLVER_BUDGETS).vct_nodes
-        if line is None and vct_nodes:
-            try:
-                line = _solve(st, s, vct_nodes, None, threes=self.vct_threes, deepen=True)
-            except _Abort:
-                line = None
-        if line is not None:
-            return Suggestion(forced=unpad(line[0]), proven_win=True)
-        if self.defend:
-            ds = _defence_cells(st, s, None, self.defence_nodes)
-            if ds:
-                scores = self._scores(config, work, s, sorted(ds), counts=(st.cnt[1], st.cnt[2]))
-                ranked = sorted(ds, key=lambda c: (-scores.get(c, 0.0), c))
-                return Suggestion(moves=[unpad(c) for c in ranked], priors=[scores.get(c, 0.0) for c in ranked])
-        board_cells = st.geom.board_cells  # padded index of every compact move
-        area = config.area
-        pads = [board_cells[m] if 0 <= m < area else -1 for m in map(int, candidates)]
-        # The solvers above restored every stone, so the state's window counts are current.
-        scores = self._scores(config, work, s, [c for c in pads if c >= 0], counts=(st.cnt[1], st.cnt[2]))
-        return Suggestion(priors=[scores.get(c, 0.0) for c in pads])
 
 
 #: :func:`classify_moves` verdicts.

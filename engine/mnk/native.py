@@ -1,21 +1,23 @@
-"""Guided MCTS in C, behind the interface of :class:`engine.mnk.mcts.Searcher` that the facade uses.
+"""Guided mode's tree search in C: m,n,k's specialised searcher beside the generic MCTS.
 
 ``engine/mnk/_tree.h`` (part of the optional ``engine.mnk._threatcore`` extension) runs guided
 mode's tree search -- the same threat knowledge, window priors, static evaluation,
-progressive bias and widening and MCTS-Solver proofs as :mod:`engine.mnk.mcts` with
-:class:`engine.mnk.threats.ThreatKnowledge` -- for the boards the C solver handles
+progressive bias and widening and MCTS-Solver proofs as the generic MCTS
+(:mod:`engine.search.mcts`) with :class:`engine.mnk.leaves.GuidedLeaves` -- for the boards the C solver handles
 (freestyle, K >= 4).  It makes tens of thousands of tree nodes a second where the Python
-tree makes one or two thousand; what that bought is in the README (Strength).
+tree makes one or two thousand (docs/RESULTS.md).  It is a second tree on purpose: the
+generic MCTS is the reference it is tested against (``tests/test_tree_pair.py``: the same
+proofs, and the same move where one move wins).
 
 Differences from the Python tree, all deliberate:
 
 - one leaf at a time (no batches, no virtual loss, no random playouts: guided mode
   values leaves by the static evaluation alone);
-- below the root only the best ``native_edge_cap`` moves by prior are listed (a node whose
+- below the root only the best ``native.edge_cap`` moves by prior are listed (a node whose
   listed moves are all proven lost is widened to every empty cell first, so proofs stay
   exact);
 - the tree's VCT (``vct_nodes`` solver nodes, 2 threes) runs when a node has been visited
-  ``native_vct_visits`` times instead of when its moves are listed (0: when listed);
+  ``native.vct_visits`` times instead of when its moves are listed (0: when listed);
 - tree reuse copies the kept subtree into fresh arrays (the rest is dropped at once), and a
   kept root that listed only its best moves gets the others appended.
 
@@ -28,113 +30,101 @@ import threading
 import time
 from typing import Callable
 
-from .evaluation import OPPONENT_WEIGHTS, OWN_WEIGHTS, TEMPO, _by_count
+from ..game import GameError, Outcome
+from ..search.choice import Child, choose
 from ..search.limits import Limits, SearchInfo, SearchResult
-from .options import EngineOptions
+from .evaluation import OPPONENT_WEIGHTS, OWN_WEIGHTS, TEMPO, _by_count
+from .options import MnkOptions, Mode
 from .patterns import DEAD_CELL_SCORE, geometry, score_weights
-from .mcts import continuation
 from .rules import Board, GameConfig
-from .threats import ThreatKnowledge, _native_geometry, _threatcore, fast_solver
+from .threats import _native_geometry, _threatcore, fast_solver
 
 _WIN, _LOSS, _DRAW = 1, 2, 3  # node status codes of the C tree (for the node's side to move)
-_PROVEN_NAMES = {_WIN: "win", _LOSS: "loss", _DRAW: "draw"}
-_FLIP = {_WIN: "loss", _LOSS: "win", _DRAW: "draw"}  # a child's status, seen from the root
+_OUTCOME = {0: Outcome.UNKNOWN, _WIN: Outcome.WIN, _LOSS: Outcome.LOSS, _DRAW: Outcome.DRAW}
 _INFO_PERIOD = 0.25  # seconds between on_info reports
 _SLICE = 0.02  # seconds per C run when a stop event or an info callback must be served
 _MAX_REUSE_PLIES = 8  # a position further on than this from the old root starts a new tree
 
 
-def available(config: GameConfig, options: EngineOptions) -> bool:
-    """Does ``options`` on ``config`` run the C tree?  Guided mode with the default threat
-    knowledge and window priors, leaves valued by the evaluation alone, the C solver at
-    hand for this board, and ``options.native_tree`` on."""
+def available(config: GameConfig, options: MnkOptions) -> bool:
+    """Does ``options`` on ``config`` run the C tree?  Guided mode with leaves valued by the
+    evaluation alone, the C solver at hand for this board, and ``options.native.enabled``."""
     return (
-        options.native_tree
-        and options.mode == "guided"
-        and type(options.knowledge) is ThreatKnowledge
-        and options.priors == "windows"
-        and options.eval_weight >= 1.0
-        and options.knowledge_depth == 0
+        options.native.enabled
+        and options.mode is Mode.GUIDED
+        and options.leaves.eval_weight >= 1.0
         and fast_solver(config)
         and hasattr(_threatcore, "Tree")
     )
 
 
 class NativeSearcher:
-    """One game's guided search in the C tree (same methods as :class:`engine.mnk.mcts.Searcher`
-    that :class:`engine.api.Engine` uses)."""
+    """One game's guided search in the C tree, with the root methods of
+    :class:`engine.search.mcts.MCTS` that :class:`engine.mnk.engine.MnkEngine` uses."""
 
-    def __init__(self, config: GameConfig, options: EngineOptions) -> None:
+    def __init__(self, config: GameConfig, options: MnkOptions, full_width: bool) -> None:
         self.config = config
         self.options = options
         k = config.win_length
         big = config.area > 100
         attack, defence = score_weights(k)
-        budgets = options.threat_budgets(True)
+        budgets = options.budgets(True)
         know = options.knowledge
-        self.per_leaf = options.rollouts_per_leaf or (16 if big else 8)
+        tree = options.tree
+        self.per_leaf = options.leaves.playouts or (16 if big else 8)
         self._tree = _threatcore.Tree(
             geometry=_native_geometry(config),
             board_cells=list(geometry(config).board_cells),
             directions=list(config.directions),
-            full_width=config.area <= options.full_width_area,
+            full_width=full_width,
             own=[float(v) for v in _by_count(OWN_WEIGHTS, k)],
             opponent=[float(v) for v in _by_count(OPPONENT_WEIGHTS, k)],
             tempo=TEMPO,
             attack=list(attack) + [0.0],
             defence=list(defence) + [0.0],
             dead=DEAD_CELL_SCORE,
-            exploration=options.exploration,
+            exploration=tree.exploration,
             per_leaf=float(self.per_leaf),
-            bias=options.prior_bias,
-            widening=options.widening,
+            bias=tree.prior_bias,
+            widening=tree.widening,
             vcf_nodes=know.vcf_nodes,
             defence_nodes=know.defence_nodes,
             vct_nodes=budgets.vct_nodes if know.vct_nodes is None else know.vct_nodes,
             vct_threes=know.vct_threes,
-            vct_visits=options.native_vct_visits,
-            edge_cap=options.native_edge_cap,
-            max_nodes=options.max_tree_nodes,
+            vct_visits=options.native.vct_visits,
+            edge_cap=options.native.edge_cap,
+            max_nodes=tree.max_tree_nodes,
         )
         self._wins: list[int] = []
         self._threats: list[int] = []
         self._threatened = False
         self._ready = False
-        self._root_cells: list[int] | None = None
-        self._root_to_move = 1
-        self._pad = list(geometry(config).board_cells)  # padded cell of each compact move
+        self._history: list[int] = []  # the root's history (for reuse)
 
     # ------------------------------------------------------------------ setup
     def reset(self) -> None:
         """Forget the tree."""
         self._ready = False
-        self._root_cells = None
+        self._history = []
 
     def set_root(self, board: Board) -> bool:
-        """Make ``board`` the root, keeping the subtree of the old tree when ``board``
-        follows from the old root by moves in the tree (``reuse_tree``); returns True on reuse."""
-        seq = self._continuation(board) if self.options.reuse_tree else None
-        reused = seq is not None and self._tree.advance(seq)
+        """Make ``board`` the root, keeping the subtree of the old tree when its history
+        extends the old root's by at most :data:`_MAX_REUSE_PLIES` moves in the tree
+        (``tree.reuse_tree``); True on reuse."""
+        history = list(board.history)
+        old = self._history
+        seq = None
+        if self._ready and self.options.tree.reuse_tree and history[: len(old)] == old:
+            seq = history[len(old):]
+        reused = seq is not None and len(seq) <= _MAX_REUSE_PLIES and self._tree.advance(seq)
         if not reused:
             self._tree.set_root(board.cells, int(board.to_move))
-        self._root_cells = list(board.cells)
-        self._root_to_move = int(board.to_move)
+        self._history = history
         self._wins = sorted(board.winning_cells(board.to_move))
         self._threats = sorted(board.winning_cells(board.to_move.other))
         self._threatened = bool(self._threats)
         self._ready = True
         return reused
-
-    def _continuation(self, board: Board) -> list[int] | None:
-        """The moves that lead from the old root to ``board`` (see :func:`engine.mnk.mcts.continuation`),
-        or ``None`` when it does not follow from it or lies too far on."""
-        old = self._root_cells
-        if not self._ready or old is None or len(old) != len(board.cells):
-            return None
-        pad = self._pad
-        seq = continuation([old[c] for c in pad], self._root_to_move, [board.cells[c] for c in pad],
-                           board.history, int(board.to_move))
-        return seq if seq is not None and len(seq) <= _MAX_REUSE_PLIES else None
 
     def root_settled(self) -> bool:
         """Is the root decided before any search (proven, or a forced block)?"""
@@ -158,7 +148,7 @@ class NativeSearcher:
         started: float | None = None,
         between: Callable[[bool], bool] | None = None,
     ) -> SearchResult:
-        """Search from the root until a limit, ``stop`` or a proof (see :meth:`Searcher.search`).
+        """Search from the root until a limit, ``stop`` or a proof (see :meth:`engine.search.mcts.MCTS.search`).
 
         ``limits.nodes`` and ``limits.playouts`` both count iterations here (one new leaf
         each, worth ``per_leaf`` playouts for ``playouts``).  ``between(last)``, if given,
@@ -167,7 +157,7 @@ class NativeSearcher:
         after the last slice (``last`` True), before the move is chosen."""
         t0 = time.monotonic() if started is None else started
         tree = self._tree
-        cap = limits.max_tree_nodes if limits.max_tree_nodes is not None else self.options.max_tree_nodes
+        cap = limits.max_tree_nodes if limits.max_tree_nodes is not None else self.options.tree.max_tree_nodes
         budget = None
         if limits.nodes is not None:
             budget = limits.nodes
@@ -207,44 +197,33 @@ class NativeSearcher:
         return self._result(time.monotonic() - t0, reason)
 
     # ------------------------------------------------------------------ results
-    def root_stats(self) -> list[tuple[int, float, float, str | None]]:
-        """``(move, n, w, proven)`` of the root's tried children, as
-        :meth:`engine.mnk.mcts.Searcher.root_stats` (``n`` in playouts: visits times ``per_leaf``)."""
+    def root_children(self) -> list[Child]:
+        """The root's moves with their statistics (``n`` in playouts: visits times the
+        playouts a leaf stands for), in the tree's order; an immediate win is listed first."""
         if not self._ready:
             return []
         r = self.per_leaf
-        stats = [(m, n * r, w * r, _FLIP.get(pr)) for m, n, w, pr, _ in self._tree.stats()]
-        known = {m for m, *_ in stats}
-        stats += [(m, 0.0, 0.0, "win") for m in self._wins if m not in known]
-        return stats
+        stats = self._tree.stats()
+        seen = {m for m, *_ in stats}
+        out = [Child(m, 0.0, 0.0, Outcome.WIN, 1) for m in self._wins if m not in seen]
+        for m, n, w, proven, plies in stats:
+            outcome = _OUTCOME[proven].flipped
+            out.append(Child(m, n * r, w * r, outcome, plies + 1 if proven else 0))
+        if not out:
+            moves = self._tree.root_moves() or self._threats  # a root lost at once lists no moves
+            out = [Child(m, 0.0, 0.0) for m in moves]
+        return out
 
     def _best(self) -> tuple[int, float] | None:
-        """The move to play and its value, as :meth:`engine.mnk.mcts.Searcher.best_index` chooses."""
-        if self._wins:
-            return self._wins[0], 1.0
-        stats = self._tree.stats()
-        win = [(plies, m) for m, _, _, pr, plies in stats if pr == _LOSS]
-        if win:
-            return min(win)[1], 1.0
-        ok = [(n, w / n if n else 0.0, m) for m, n, w, pr, _ in stats if pr != _WIN]
-        if not ok:
-            # Every move loses: the one that resists longest, the best-ordered on ties.
-            lost = [(plies, n, -i, m) for i, (m, n, _, pr, plies) in enumerate(stats) if pr == _WIN]
-            if lost:
-                return max(lost)[3], 0.0
-            moves = self._tree.root_moves() or self._threats  # a root lost at once lists no moves
-            return (moves[0], 0.5) if moves else None
-        n, q, m = max(ok, key=lambda t: (t[0], t[1]))
-        draws = [(dn, dm) for dm, dn, _, pr, _ in stats if pr == _DRAW]
-        if draws and q < 0.5 and m not in {dm for _, dm in draws}:
-            return max(draws)[1], 0.5
-        if n == 0:
-            # Nothing searched yet: the best-ordered move not proven lost.
-            lost = {mm for mm, _, _, pr, _ in stats if pr == _WIN}
-            for mm in self._tree.root_moves():
-                if mm not in lost:
-                    return mm, 0.5
-        return m, q
+        """The move to play (:func:`engine.search.choice.choose`) and its value."""
+        children = self.root_children()
+        i = choose(children)
+        if i is None:
+            return None
+        c = children[i]
+        if c.outcome != Outcome.UNKNOWN:
+            return c.move, c.outcome.score
+        return c.move, (c.w / c.n if c.n else 0.5)
 
     def _info(self, elapsed: float) -> SearchInfo:
         iterations, nodes, depth = self._tree.counts()
@@ -261,22 +240,21 @@ class NativeSearcher:
     def _result(self, elapsed: float, reason: str) -> SearchResult:
         best = self._best()
         if best is None:
-            raise ValueError("no legal move")
+            raise GameError("no legal move")
         move, value = best
         proven, _, _ = self._tree.root()
-        if self._wins:
-            proven = _WIN
+        outcome = Outcome.WIN if self._wins else _OUTCOME[proven]
         visits = next((int(n) for m, n, _, _, _ in self._tree.stats() if m == move), 0)
         iterations, nodes, depth = self._tree.counts()
         return SearchResult(
             move=int(move),
             visits=visits * self.per_leaf,
-            value=1.0 if proven == _WIN else 0.0 if proven == _LOSS else 0.5 if proven == _DRAW else value,
+            value=outcome.score if outcome != Outcome.UNKNOWN else value,
             pv=self._pv(best),
             playouts=iterations * self.per_leaf,
             nodes=nodes,
             depth=depth,
             elapsed=elapsed,
-            proven=_PROVEN_NAMES.get(proven),
+            proven=outcome.label,
             reason=reason,
         )

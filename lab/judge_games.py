@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Replay referee games through a strong brain and show where each one was decided.
 
-    python tools/judge_games.py --engine /path/to/pbrain-rapfi --nodes 30000 \\
+    python -m lab.judge_games --engine /path/to/pbrain-rapfi --nodes 30000 \\
         matches/x/results.jsonl [--player engine2]
 
 Every position of every game, from the end of the opening to the last move,
 is sent to the judging brain (``BOARD ... DONE`` with ``INFO max_node``, as
-in tools/label_positions.py) and its last ``Eval <v>`` MESSAGE is read from
+in lab/label_positions.py) and its last ``Eval <v>`` MESSAGE is read from
 the point of view of ``--player``.  One line per game: the player's colour
 and result, the judge's verdict on the opening, the plies at which the player
 held a forced win by the judge (``+M`` with the player to move), and the
@@ -24,7 +24,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 
-from label_positions import Brain
+from lab.label_positions import Brain
 
 #: Score standing for a forced win (a mate), in the judge's units.
 MATE = 20000

@@ -1,4 +1,4 @@
-"""Fitting the evaluation and prior weights (engine.tuning) and the shipped label data."""
+"""Fitting the evaluation weights (lab.tuning) and the shipped label data."""
 
 import gzip
 import json
@@ -7,8 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import tuning
-from engine.mnk import shapes
+from lab import tuning
 from engine.mnk.evaluation import OPPONENT_WEIGHTS, OWN_WEIGHTS, TEMPO, LineEvaluator
 from engine.mnk.rules import GameConfig
 
@@ -46,30 +45,6 @@ def test_evaluation_fit_recovers_known_weights():
     assert tempo == pytest.approx(0.4, abs=0.15)
 
 
-def test_prior_fit_learns_which_feature_marks_the_chosen_move():
-    rng = np.random.default_rng(7)
-    samples = []
-    for _ in range(300):
-        feats = rng.integers(0, 40, size=(12, 10))
-        y = int(rng.integers(12))
-        feats[:, 0] = 5  # a feature every cell has
-        feats[y, 1] = 42  # the chosen cell, and only it, has feature 42
-        samples.append((feats, y, np.zeros(12)))
-    w = tuning.fit_priors(samples, iters=200)
-    assert w[42] > 1.0 and np.argmax(w) == 42
-    assert "top 1 100.0 %" in tuning.rank_report(samples, lambda f, old: w[f].sum(axis=1))
-
-
-def test_written_prior_weights_load_back(tmp_path):
-    w = np.linspace(-1, 1, shapes.FEATURES)
-    out = tmp_path / "weights.py"
-    tuning.write_prior_weights(w, out, "a test")
-    ns: dict = {}
-    exec(out.read_text(), ns)
-    assert np.allclose(ns["WEIGHTS"], w, atol=1e-4)
-
-
-@pytest.mark.skipif(not DATA.exists(), reason="label data not present")
 def test_shipped_weights_beat_the_former_hand_set_evaluation_on_the_data():
     # The engine's evaluation must predict the labelling engine's verdict better than the
     # hand-set weights it replaced (6x per stone, tempo 1.5 on the mover, scale 12).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.mnk.rules import Board, GameConfig
-from protocol.latency import opponent_move, summary
+from lab.latency import opponent_move, summary
 
 
 def test_summary_reports_percentiles_and_max():

@@ -7,9 +7,9 @@ lost; this runs :func:`engine.mnk.threats.find_vct` on each, no engine and no ju
 needed:
 
     # at 1 s a position (what a move could spend; the count depends on the machine)
-    python tools/solver_bench.py data/conversion-15x15.json --ms 1000 --threes 3
+    python -m lab.solver_bench data/conversion-15x15.json --ms 1000 --threes 3
     # a fixed node budget: the same result on every machine, for speed work
-    python tools/solver_bench.py data/conversion-15x15.json --nodes 15000 --first 60
+    python -m lab.solver_bench data/conversion-15x15.json --nodes 15000 --first 60
 
 It prints one line per position (proved or not, seconds, line length), then
 the count proved, the CPU seconds, and a signature of every line found: with
@@ -25,11 +25,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from conversion import replay  # noqa: E402
-from engine.mnk.rules import Board, GameConfig  # noqa: E402
-from engine.mnk.threats import find_vct  # noqa: E402
+from engine.mnk.rules import Board, GameConfig
+from engine.mnk.threats import find_vct
+from lab.conversion import replay
 
 
 def board_of(position: dict) -> Board:
@@ -63,7 +61,7 @@ def prove_all(positions: list[dict], ms: float | None, nodes: int, threes: int, 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("positions", type=Path, help="a JSON list of positions (tools/conversion.py collect)")
+    ap.add_argument("positions", type=Path, help="a JSON list of positions (lab/conversion.py collect)")
     ap.add_argument("--ms", type=float, default=None, help="wall-time limit a position (default: none)")
     ap.add_argument("--nodes", type=int, default=10**9, help="solver nodes a position (default: no limit)")
     ap.add_argument("--threes", type=int, default=3, help="most threes in a line (default 3)")

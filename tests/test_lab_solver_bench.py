@@ -1,4 +1,4 @@
-"""tools/solver_bench.py: counting the won positions the threat solver proves."""
+"""lab/solver_bench.py: counting the won positions the threat solver proves."""
 
 import json
 import sys
@@ -9,9 +9,7 @@ import pytest
 from engine.mnk.rules import EMPTY
 from engine.mnk.threats import find_vcf
 
-TOOLS = Path(__file__).resolve().parent.parent / "tools"
-sys.path.insert(0, str(TOOLS))
-import solver_bench  # noqa: E402
+from lab import solver_bench
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "conversion-15x15.json"
 #: A position of the data file whose win the VCT proves in a few milliseconds.

@@ -1,4 +1,4 @@
-"""Fitting the evaluation and prior weights to a strong engine's judgement (offline).
+"""Fitting the static evaluation's weights to a strong engine's judgement (offline).
 
 Input: labelled positions, one JSON object per line::
 
@@ -8,23 +8,19 @@ Input: labelled positions, one JSON object per line::
 ``moves`` are the stones in the order played (first player first), ``best``
 the move the labelling engine chose for the side to move, ``eval`` its score
 for the side to move in its own units (``M`` marks a forced win or loss).
-Missing board fields mean 15x15, K=5. ``tools/label_positions.py`` makes such
-files with any brain that prints ``Eval <v>`` in its MESSAGE lines (Rapfi
+Missing board fields mean 15x15, K=5. ``python -m lab.label_positions`` makes
+such files with any brain that prints ``Eval <v>`` in its MESSAGE lines (Rapfi
 does).
 
-Two fits, both plain numpy (full-batch Adam, L2), each reported on a held-out
-fifth against the weights currently in the engine:
+``fit_evaluation`` is a logistic regression (plain numpy: full-batch Adam, L2)
+of the labelling engine's winning chance (``sigmoid(eval / EVAL_SCALE)``; a
+mate is 0 or 1) on live-window counts by stones missing, for the side to move
+and its opponent, plus a tempo bias (the form of
+:class:`engine.mnk.evaluation.LineEvaluator`), reported on a held-out fifth
+against the weights in the engine.  The engine's weights are copied into
+``engine/mnk/evaluation.py`` by hand.
 
-- ``fit_evaluation``: logistic regression of the engine's winning chance
-  (``sigmoid(eval / EVAL_SCALE)``; a mate is 0 or 1) on live-window counts by
-  stones missing, for the side to move and its opponent, plus a tempo bias
-  (the form of :class:`engine.mnk.evaluation.LineEvaluator`);
-- ``fit_priors``: softmax regression of the chosen move over the candidate
-  cells (empty cells within distance 2 of a stone) on the shape features of
-  :mod:`engine.mnk.shapes`; ``write_prior_weights`` stores the result as
-  ``engine/shape_weights.py``.
-
-Run ``python -m engine.tuning DATA.jsonl[.gz] ... [--write]``.
+Run ``python -m lab.tuning DATA.jsonl[.gz] ...``.
 """
 
 from __future__ import annotations
@@ -35,15 +31,13 @@ import json
 import math
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Iterable, Iterator
 
 import numpy as np
 
-from .mnk import shapes
-from .mnk.evaluation import OPPONENT_WEIGHTS, OWN_WEIGHTS, TEMPO
-from .mnk.patterns import LineState, cell_scores, geometry, neighbourhood, window_counts
-from .mnk.rules import Board, GameConfig
+from engine.mnk.evaluation import OPPONENT_WEIGHTS, OWN_WEIGHTS, TEMPO
+from engine.mnk.patterns import geometry, window_counts
+from engine.mnk.rules import Board, GameConfig
 
 #: Engine score that maps to a winning chance of sigmoid(1) = 73 %.
 EVAL_SCALE = 200.0
@@ -165,78 +159,10 @@ def evaluation_report(p: np.ndarray, y: np.ndarray) -> str:
     return f"log loss {loss:.4f}  correlation {corr:.3f}  better side right {100 * sign:.1f} %"
 
 
-# Priors ----------------------------------------------------------------------------------------
-
-
-def prior_sample(item: Labelled) -> tuple[np.ndarray, int, np.ndarray] | None:
-    """(feature indices of the candidates, index of the chosen one, current pattern scores), or ``None``.
-
-    Positions where a line can be completed (by either side) are left out: the
-    searcher handles those exactly, whatever the priors say.
-    """
-    b = item.board
-    cfg = b.config
-    s = int(b.to_move)
-    st = LineState(cfg, list(b.cells))
-    if st.completing(s) or st.completing(3 - s):
-        return None
-    cand = neighbourhood(geometry(cfg), b.cells)
-    if item.best not in cand:
-        return None
-    feats = shapes.feature_indices(cfg, b.cells, s, cand)
-    old = cell_scores(cfg, b.cells, s, cand)
-    return feats, cand.index(item.best), np.array([old.get(c, 0.0) for c in cand])
-
-
-def fit_priors(samples, iters: int = 400, l2: float = 1e-3) -> np.ndarray:
-    """Softmax-regression weights (one per shape feature) for the chosen moves of ``samples``."""
-    feats = np.concatenate([f for f, _, _ in samples])
-    sizes = np.array([len(f) for f, _, _ in samples])
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    owner = np.repeat(np.arange(len(samples)), sizes)
-    chosen = np.zeros(len(feats))
-    chosen[starts + np.array([y for _, y, _ in samples])] = 1.0
-    n = len(samples)
-
-    def grad(w):
-        z = w[feats].sum(axis=1)
-        z -= np.maximum.reduceat(z, starts)[owner]
-        p = np.exp(z)
-        p /= np.add.reduceat(p, starts)[owner]
-        resid = np.repeat(p - chosen, feats.shape[1])
-        return np.bincount(feats.ravel(), weights=resid, minlength=shapes.FEATURES) / n + l2 * w
-
-    return _adam(grad, shapes.FEATURES, iters, 0.05)
-
-
-def rank_report(samples, score) -> str:
-    """How often the chosen move is ranked first / in the top 3 / top 8 by ``score(feats, old)``."""
-    ranks = []
-    for feats, y, old in samples:
-        s = score(feats, old)
-        ranks.append(int(np.count_nonzero(s > s[y])))
-    n = max(1, len(ranks))
-    r = np.array(ranks)
-    return f"top 1 {100 * np.sum(r < 1) / n:.1f} %  top 3 {100 * np.sum(r < 3) / n:.1f} %  top 8 {100 * np.sum(r < 8) / n:.1f} %"
-
-
-def write_prior_weights(w: np.ndarray, path: Path, source: str) -> None:
-    """Write ``engine/shape_weights.py`` holding the fitted prior weights."""
-    rows = [", ".join(f"{v:.4f}" for v in w[i : i + 8]) for i in range(0, len(w), 8)]
-    body = "\n".join(f"    {r}," for r in rows)
-    path.write_text(
-        '"""Fitted weights of the shape priors (see engine.mnk.shapes); generated by '
-        "``python -m engine.tuning``,\nnot edited by hand.  Source: "
-        f'{source}."""\n\nWEIGHTS = (\n{body}\n)\n',
-        encoding="utf-8",
-    )
-
-
 def main(argv: list[str] | None = None) -> int:
-    """Command line: fit both weight sets, report held-out figures, optionally write the priors."""
-    ap = argparse.ArgumentParser(prog="python -m engine.tuning", description=__doc__.split("\n")[0])
+    """Command line: fit the evaluation weights and report held-out figures."""
+    ap = argparse.ArgumentParser(prog="python -m lab.tuning", description=__doc__.split("\n")[0])
     ap.add_argument("data", nargs="+", help="labelled positions (JSON lines, optionally .gz)")
-    ap.add_argument("--write", action="store_true", help="write engine/shape_weights.py from all the data")
     args = ap.parse_args(argv)
     items = [it for it in map(replay, read_records(args.data)) if it is not None]
     print(f"{len(items)} usable positions")
@@ -253,23 +179,6 @@ def main(argv: list[str] | None = None) -> int:
     own, opp, tempo = fit_evaluation(x, y)
     print("  all-data fit   : own", [round(v, 3) for v in own], "opponent", [round(v, 3) for v in opp], "tempo", round(tempo, 3))
 
-    samples = [s for s in map(prior_sample, items) if s is not None]
-    train, test = split(len(samples))
-    w = fit_priors([samples[i] for i in train])
-    held = [samples[i] for i in test]
-    print(f"priors, held out ({len(held)} positions):")
-    print("  pattern scores :", rank_report(held, lambda f, old: old))
-    try:
-        engine_w = shapes.fitted_weights()
-        print("  engine shapes  :", rank_report(held, lambda f, old: engine_w[f].sum(axis=1)))
-    except ImportError:
-        print("  engine shapes  : (no engine/shape_weights.py yet)")
-    print("  fitted here    :", rank_report(held, lambda f, old: w[f].sum(axis=1)))
-    if args.write:
-        w = fit_priors(samples)
-        out = Path(__file__).with_name("shape_weights.py")
-        write_prior_weights(w, out, f"{len(samples)} positions of {', '.join(Path(p).name for p in args.data)}")
-        print("wrote", out)
     return 0
 
 

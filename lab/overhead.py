@@ -1,6 +1,6 @@
 """Measure the referee's own cost per move, and how games per second scale with concurrency.
 
-    python -m referee.overhead [--games 20] [--size 15] [--concurrency 1 2]
+    python -m lab.overhead [--games 20] [--size 15] [--concurrency 1 2]
 
 Two instant engines (``python -m referee.random_engine``) play; for every move
 the referee records the time from reading an engine's reply off the pipe to
@@ -53,7 +53,7 @@ def measure(games: int, size: int, win_length: int, concurrency: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m referee.overhead", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m lab.overhead", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--size", type=int, default=15)

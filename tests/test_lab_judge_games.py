@@ -1,4 +1,4 @@
-"""tools/judge_games.py: replaying games through a judging brain (here the fake brain)."""
+"""lab/judge_games.py: replaying games through a judging brain (here the fake brain)."""
 
 import json
 import subprocess
@@ -9,9 +9,7 @@ import pytest
 
 from tests.fake_engines.fakes import FAKE_BRAIN
 
-TOOLS = Path(__file__).resolve().parent.parent / "tools"
-sys.path.insert(0, str(TOOLS))
-import judge_games  # noqa: E402
+from lab import judge_games
 
 
 def _record(game, first, winner, moves, opening=2):
@@ -51,7 +49,7 @@ def test_command_line_with_a_real_brain_process(tmp_path):
     records = tmp_path / "results.jsonl"
     records.write_text(json.dumps(_record(3, 2, "engine1", MOVES)) + "\n" + json.dumps(_record(4, 1, None, MOVES[:5])) + "\n")
     judge = f"{sys.executable} {FAKE_BRAIN} --eval-mate-from 7"
-    out = subprocess.run([sys.executable, str(TOOLS / "judge_games.py"), "--engine", judge, "--nodes", "10", str(records)],
+    out = subprocess.run([sys.executable, "-m", "lab.judge_games", "--engine", judge, "--nodes", "10", str(records)],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()

@@ -1,6 +1,6 @@
 """The game interface: everything the search knows about a game.
 
-A game plugs into :class:`engine.search.mcts.MCTS` through three small pieces, in the
+A game plugs into the search (:class:`engine.search.mcts.MCTS`) through three small pieces, in the
 spirit of OpenSpiel's state API:
 
 - a :class:`GameState`: whose turn, the legal moves, apply / undo, terminal, the
@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any, Hashable, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Any, Hashable, Protocol, Sequence, runtime_checkable
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is not imported with the interface: the rules of a game need none
+    import numpy as np
 
 
 class GameError(ValueError):
@@ -186,7 +187,7 @@ class Evaluator(Protocol):
         """What the evaluator needs of a leaf, taken now (the search then moves on)."""
         ...
 
-    def values(self, leaves: Sequence[Any], rng: np.random.Generator) -> Sequence[float]:
+    def values(self, leaves: Sequence[Any], rng: "np.random.Generator") -> Sequence[float]:
         """The value of each leaf for its side to move, in ``[0, 1]``."""
         ...
 

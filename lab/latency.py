@@ -1,4 +1,4 @@
-"""Measure the brain's response times as a manager sees them: ``python -m protocol.latency``.
+"""Measure the brain's response times as a manager sees them: ``python -m lab.latency``.
 
 Spawns the installed ``pbrain-mcts`` (or ``--cmd``), plays games against a
 seeded random opponent that moves near the stones, and records the time from
@@ -155,7 +155,7 @@ def play_game(brain: Brain, size: int, rng, setup: list[str], before_move, reply
 
 def main(argv: list[str] | None = None) -> int:
     """Run every measurement and print one line each; exit status 1 if any move was late."""
-    p = argparse.ArgumentParser(prog="python -m protocol.latency", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m lab.latency", description=__doc__.splitlines()[0])
     p.add_argument("--cmd", default=None, help="brain command line (default: the installed pbrain-mcts)")
     p.add_argument("--turn-ms", default="100,1000", help="comma-separated timeout_turn values")
     p.add_argument("--moves", type=int, default=100, help="brain moves per turn setting")

@@ -1,4 +1,4 @@
-"""tools/conversion.py: finding won positions in records and checking the engine keeps them."""
+"""lab/conversion.py: finding won positions in records and checking the engine keeps them."""
 
 import json
 import sys
@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.api import EngineOptions
+from engine.api import options_for
+from engine.mnk.rules import GameConfig
 
-TOOLS = Path(__file__).resolve().parent.parent / "tools"
-sys.path.insert(0, str(TOOLS))
-import conversion  # noqa: E402
+GUIDED = options_for(GameConfig(), "guided")
+
+from lab import conversion
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "conversion-15x15.json"
 
@@ -55,22 +56,13 @@ def test_run_counts_moves_that_keep_the_win():
     def judge(moves, size):
         return "-M1" if moves[-1] in ([6, 4], [2, 4]) else "35"
 
-    kept, reasons = conversion.run([won, won], judge, EngineOptions(mode="guided"), ms=100)
+    kept, reasons = conversion.run([won, won], judge, GUIDED, ms=100)
     assert kept == 2 and sum(reasons.values()) == 2
-    kept, _ = conversion.run([won], lambda m, s: "+M1", EngineOptions(mode="guided"), ms=100)
+    kept, _ = conversion.run([won], lambda m, s: "+M1", GUIDED, ms=100)
     assert kept == 0  # the judge says the opponent wins now: the win was not kept
-    # With a helper process (as --threads 2): the same verdicts, and the helper is closed.
-    kept, reasons = conversion.run([won, won], judge, EngineOptions(mode="guided"), ms=300, threads=2)
+    # With two threads (the root threat search beside the C tree): the same verdicts.
+    kept, reasons = conversion.run([won, won], judge, GUIDED, ms=300, threads=2)
     assert kept == 2 and sum(reasons.values()) == 2
-
-
-def test_options_are_parsed_to_their_field_types():
-    assert conversion.parse_option("root_share=0.6") == ("root_share", 0.6)
-    assert conversion.parse_option("vcf_nodes=2000") == ("vcf_nodes", 2000)
-    assert conversion.parse_option("vct_nodes=500") == ("vct_nodes", 500)  # an "auto" (None) field
-    assert conversion.parse_option("reuse_tree=no") == ("reuse_tree", False)
-    with pytest.raises(AttributeError):
-        conversion.parse_option("no_such_option=1")
 
 
 @pytest.mark.skipif(not DATA.exists(), reason="conversion positions not present")

@@ -1,4 +1,4 @@
-"""The guided tree search in C (engine/mnk/_tree.h behind engine/mnk/nativesearch.py).
+"""The guided tree search in C (engine/mnk/_tree.h behind engine/mnk/native.py).
 
 Its pieces are checked against the Python code they mirror (the static evaluation,
 the window priors, the defence sets), and the searcher as a whole on the things a
@@ -16,14 +16,14 @@ import numpy as np
 import pytest
 
 from engine.mnk import threats
-from engine.api import Engine
+from engine.mnk.engine import MnkEngine
 from engine.mnk.evaluation import LineEvaluator
-from engine.search.limits import Limits
-from engine.mnk.mcts import Searcher
-from engine.mnk.nativesearch import NativeSearcher, available
-from engine.mnk.options import EngineOptions
+from engine.mnk.native import NativeSearcher, available
+from engine.mnk.options import MnkOptions
 from engine.mnk.patterns import cell_scores
 from engine.mnk.rules import Board, GameConfig, Rule
+from engine.search.limits import Limits
+from engine.search.mcts import MCTS
 
 from test_threats import random_position as _random_position
 
@@ -32,7 +32,7 @@ pytestmark = pytest.mark.skipif(
     reason="the C extension was not built (or MNK_PURE_PYTHON is set)",
 )
 
-GUIDED = EngineOptions(mode="guided")
+GUIDED = MnkOptions.guided()
 C15 = GameConfig.square(15, 5)
 
 
@@ -48,20 +48,23 @@ def random_position(config: GameConfig, rng: random.Random, stones: int) -> Boar
     return _random_position(config, rng, stones, rng.choice((1, 2)))
 
 
-def native(config: GameConfig = C15, **kw) -> NativeSearcher:
-    return NativeSearcher(config, EngineOptions(mode="guided", **kw))
+def native(config: GameConfig = C15, **values) -> NativeSearcher:
+    return NativeSearcher(config, GUIDED.with_values(values), full_width=config.area <= 64)
+
+
+def Engine(config: GameConfig, options: MnkOptions = GUIDED, seed=None) -> MnkEngine:
+    return MnkEngine(config, options, seed=seed)
 
 
 def test_engine_uses_the_c_tree_only_where_it_applies():
     assert available(C15, GUIDED)
-    assert isinstance(Engine(C15, GUIDED)._searcher, NativeSearcher)
-    assert isinstance(Engine(C15, EngineOptions(mode="guided", native_tree=False))._searcher, Searcher)
-    assert isinstance(Engine(C15, EngineOptions(mode="uct"))._searcher, Searcher)
-    assert isinstance(Engine(C15, EngineOptions(mode="guided", priors="shapes"))._searcher, Searcher)
-    assert isinstance(Engine(C15, EngineOptions(mode="guided", eval_weight=0.5))._searcher, Searcher)
+    assert isinstance(Engine(C15, GUIDED).tree, NativeSearcher)
+    assert isinstance(Engine(C15, GUIDED.with_values({"native.enabled": False})).tree, MCTS)
+    assert isinstance(Engine(C15, MnkOptions.uct()).tree, MCTS)
+    assert isinstance(Engine(C15, GUIDED.with_values({"eval_weight": 0.5})).tree, MCTS)
     exact = GameConfig(15, 15, 5, Rule.EXACT)
-    assert isinstance(Engine(exact, GUIDED)._searcher, Searcher)
-    assert isinstance(Engine(GameConfig.square(9, 3), GUIDED)._searcher, Searcher)  # the solver needs K >= 4
+    assert isinstance(Engine(exact, GUIDED).tree, MCTS)
+    assert isinstance(Engine(GameConfig.square(9, 3), GUIDED).tree, MCTS)  # the solver needs K >= 4
 
 
 @pytest.mark.parametrize("size,k", [(15, 5), (9, 4), (12, 6), (7, 4)])
@@ -190,7 +193,7 @@ def test_a_small_board_searched_to_the_end_gets_the_python_trees_proof():
     config = GameConfig.square(4, 4)
     b = board_of(config, [(0, 0, 1), (1, 1, 2), (2, 2, 1), (3, 3, 2), (0, 3, 1), (3, 0, 2), (1, 2, 1), (2, 1, 2)])
     ours = Engine(config, GUIDED).search(b, Limits(nodes=200_000))
-    python = Engine(config, EngineOptions(mode="guided", native_tree=False)).search(b, Limits(nodes=200_000))
+    python = Engine(config, GUIDED.with_values({"native.enabled": False})).search(b, Limits(nodes=200_000))
     assert ours.proven is not None
     assert ours.proven == python.proven
 
@@ -201,7 +204,7 @@ def test_random_games_between_two_c_trees_end_legally(vct_visits):
     for size, k in ((9, 4), (15, 5)):
         config = GameConfig.square(size, k)
         b = random_position(config, rng, 4)
-        opts = EngineOptions(mode="guided", native_vct_visits=vct_visits)
+        opts = GUIDED.with_values({"native.vct_visits": vct_visits})
         engines = [Engine(config, opts), Engine(config, opts)]
         while not b.is_over:
             res = engines[len(b.history) % 2].search(b, Limits(nodes=400))
@@ -231,7 +234,7 @@ def test_the_tree_is_reused_when_the_game_goes_on_through_it():
     assert not eng.reused
     b.play(res.move)
     b.play(res.pv[1])  # the reply the tree expected most
-    s = eng._searcher
+    s = eng.tree
     assert s.set_root(b)
     kept = s._tree.root()[2]
     assert kept > 0  # the visits of the kept subtree
@@ -269,16 +272,14 @@ def test_dropping_root_moves_after_a_search_keeps_the_order_and_the_statistics()
 def test_the_root_threat_search_on_its_own_thread_prunes_the_root_and_plays_wins():
     """``root_thread``: the plan runs beside the C tree; its losing moves leave the root,
     its forced wins are played, and its thread is gone once the search has returned."""
-    opts = EngineOptions(mode="guided", root_thread=True)
+    opts = GUIDED.with_values({"root.thread": True})
     # From a game against pela: O to move must answer X's threats; most moves lose to a VCT.
     stones = [(7, 6), (6, 6), (6, 7), (7, 7), (5, 5), (9, 5), (4, 5)]
     board = board_of(C15, [(x, y, 0) for x, y in stones])
     eng = Engine(C15, opts, seed=1)
     res = eng.search(board, Limits(deadline=time.monotonic() + 1.0))
-    assert eng._tactics_beside_tree(Limits(deadline=time.monotonic() + 1))
-    assert not eng._tactics_beside_tree(Limits(nodes=100))  # no deadline: one after the other
     assert res.playouts > 0 and res.proven != "loss"
-    left = eng._searcher.root_moves()
+    left = eng.tree.root_moves()
     safe, losing, _ = threats.losing_moves(board, left, max_nodes=20_000, max_threes=2)
     assert res.move in left and not losing, "moves proven to lose must have left the root"
     fresh = native()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Label positions from referee game records with a strong brain's move and evaluation.
 
-    python tools/label_positions.py --engine /path/to/pbrain-rapfi --nodes 100000 \\
+    python -m lab.label_positions --engine /path/to/pbrain-rapfi --nodes 100000 \\
         --positions 3000 --out labels.jsonl  matches/*/results.jsonl
 
 Positions are prefixes of the recorded games (after the opening, before the
@@ -10,7 +10,7 @@ first N of that order (to extend a set without repeats).  Each is sent to
 the brain as ``BOARD ... DONE`` with ``INFO max_node``, and the answer is
 stored with the last ``Eval <v>`` the brain printed in a MESSAGE line (Rapfi
 prints one per iteration; brains that print none get ``"eval": null``).
-``python -m engine.tuning`` fits the engine's weights to the result.  The
+``python -m lab.tuning`` fits the engine's weights to the result.  The
 brain is not part of this project: build it yourself (docs/TUNING.md).
 """
 

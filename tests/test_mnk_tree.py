@@ -1,21 +1,34 @@
-"""Tree internals: threat bookkeeping, candidates, solver, memory cap, reuse, hook."""
+"""m,n,k on the generic tree: the oracle's threat bookkeeping, candidates, proofs, memory
+cap, reuse (plain UCT mode, engine.mnk.oracle + engine.mnk.leaves on engine.search.mcts)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from engine.api import Engine, EngineOptions, best_move
-from engine.mnk.knowledge import Suggestion
-from engine.search.limits import Limits
-from engine.mnk.mcts import DRAW, LOSS, WIN, Node, Searcher
+from engine.api import best_move
+from engine.game import Outcome
+from engine.mnk.engine import MnkEngine
+from engine.mnk.options import MnkOptions
 from engine.mnk.rules import Board, GameConfig, Player, Rule
+from engine.search.limits import Limits
+from engine.search.mcts import MCTS, Node
+
+WIN, LOSS, DRAW = Outcome.WIN, Outcome.LOSS, Outcome.DRAW
 
 
-def searcher_for(board: Board, seed: int = 0, **opts) -> Searcher:
-    s = Searcher(board.config, EngineOptions(**opts), np.random.default_rng(seed))
-    s.set_root(board)
-    return s
+def searcher_for(board: Board, seed: int = 0, mode: str = "uct", **values) -> MCTS:
+    engine = MnkEngine(board.config, MnkOptions.preset(mode).with_values(values), seed=seed)
+    engine.tree.set_root(board)
+    return engine.tree
+
+
+def wins_of(node: Node) -> list[int]:
+    return node.verdict.facts[0]
+
+
+def threats_of(node: Node) -> list[int]:
+    return node.verdict.facts[1]
 
 
 def random_board(config: GameConfig, stones: int, rng: np.random.Generator) -> Board | None:
@@ -57,9 +70,9 @@ def test_incremental_threats_match_full_scan(rule):
             if pos.is_over:
                 continue
             # Sorted lists, not sets: a cell listed twice would fake a double threat.
-            assert sorted(node.wins) == pos.winning_cells(pos.to_move), str(pos)
-            if node.proven != WIN:
-                assert sorted(node.threats) == pos.winning_cells(pos.to_move.other), str(pos)
+            assert sorted(wins_of(node)) == pos.winning_cells(pos.to_move), str(pos)
+            if node.outcome != WIN:
+                assert sorted(threats_of(node)) == pos.winning_cells(pos.to_move.other), str(pos)
             checked += 1
 
 
@@ -86,7 +99,7 @@ def test_double_threat_is_a_proven_loss():
     # O (to move) faces X's open three on row 3 with both ends empty.
     b = Board.from_stones(cfg, [(2, 3, 1), (3, 3, 1), (4, 3, 1), (0, 0, 2), (6, 6, 2)], to_move=Player.SECOND)
     s = searcher_for(b)
-    assert s.root.proven == LOSS
+    assert s.root.outcome == LOSS
     res = s.search(Limits(nodes=100))
     assert res.proven == "loss" and res.value == 0.0
     assert res.move in (cfg.move(1, 3), cfg.move(5, 3))  # still blocks one end
@@ -125,8 +138,7 @@ def test_widening_adds_every_empty_cell():
     s = searcher_for(b)
     root = s.root
     assert not root.complete
-    occ = s.tables.mask_of([cfg.move(7, 7)])
-    s._widen(root, occ)
+    s._widen([(root, 0)], 0)
     assert root.complete and sorted(root.moves) == sorted(b.legal_moves())
     assert len(root.children) == len(root.moves) == len(root.n) == len(root.w)
 
@@ -147,8 +159,8 @@ def test_reused_tree_keeps_statistics():
     r1 = s.search(Limits(nodes=3000))
     b.play(r1.move)
     b.play(r1.pv[1])
-    expected = s.root.children[int(np.flatnonzero(s.root.moves == r1.move)[0])]
-    expected = expected.children[int(np.flatnonzero(expected.moves == r1.pv[1])[0])]
+    expected = s.root.children[s.root.moves.index(r1.move)]
+    expected = expected.children[expected.moves.index(r1.pv[1])]
     assert s.set_root(b)
     assert s.root is expected and s.root.total > 0
     assert sum(s.root.n) == s.root.total
@@ -159,60 +171,12 @@ def test_reuse_follows_from_stones_histories():
     when the new moves come last."""
     cfg = GameConfig.square(7, 4)
     b = Board(cfg)
-    eng = Engine(cfg, seed=3)
+    eng = MnkEngine(cfg, seed=3)
     r1 = eng.search(b, Limits(nodes=500))
     moves = [r1.move, r1.pv[1]]
     stones = [(*cfg.xy(m), 1 + i % 2) for i, m in enumerate(moves)]
     eng.search(Board.from_stones(cfg, stones), Limits(nodes=1))
     assert eng.reused
-
-
-class ForceCorner:
-    """A toy knowledge module: always play the first empty corner."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def suggest(self, config, cells, to_move, candidates):
-        self.calls += 1
-        for x, y in ((0, 0), (config.width - 1, 0)):
-            m = config.move(x, y)
-            if cells[config.padded(m)] == 0:
-                return Suggestion(forced=m)
-        return None
-
-
-class ReversePriors:
-    def suggest(self, config, cells, to_move, candidates):
-        return Suggestion(priors=list(range(len(candidates))))
-
-
-def test_knowledge_hook_forced_move_and_priors():
-    cfg = GameConfig.square(9, 4)
-    b = Board(cfg)
-    b.play(cfg.move(4, 4))
-    hook = ForceCorner()
-    res = best_move(b, Limits(nodes=50), seed=0, options=EngineOptions(mode="guided", knowledge=hook))
-    assert res.move == cfg.move(0, 0) and hook.calls > 0
-    plain = searcher_for(b)
-    rev = Searcher(cfg, EngineOptions(mode="guided", knowledge=ReversePriors()), np.random.default_rng(0))
-    rev.set_root(b)
-    assert list(rev.root.moves) == list(plain.root.moves)[::-1]
-    # mode "uct" ignores a knowledge module.
-    res = best_move(b, Limits(nodes=50), seed=0, options=EngineOptions(mode="uct", knowledge=ForceCorner()))
-    assert res.move != cfg.move(0, 0)
-
-
-def test_knowledge_hook_bad_answers_are_ignored():
-    class Bad:
-        def suggest(self, config, cells, to_move, candidates):
-            return Suggestion(forced=-5, moves=[10_000, "x"], priors=[1.0])
-
-    cfg = GameConfig.square(9, 4)
-    b = Board(cfg)
-    b.play(cfg.move(4, 4))
-    res = best_move(b, Limits(nodes=100), seed=0, options=EngineOptions(mode="guided", knowledge=Bad()))
-    assert b.is_empty(res.move)
 
 
 def test_proven_draw_value_when_board_nearly_full():
@@ -222,20 +186,6 @@ def test_proven_draw_value_when_board_nearly_full():
         b.play(m)
     res = best_move(b, Limits(nodes=100), seed=0)
     assert res.proven == "draw" and b.is_empty(res.move)
-    assert DRAW == 3  # constant used by tests of the tree
-
-
-def test_faulty_knowledge_module_is_ignored():
-    class Broken:
-        def suggest(self, config, cells, to_move, candidates):
-            raise RuntimeError("bug in a colleague's module")
-
-    cfg = GameConfig.square(9, 4)
-    b = Board(cfg)
-    b.play(cfg.move(4, 4))
-    eng = Engine(cfg, EngineOptions(mode="guided", knowledge=Broken()), seed=0)
-    res = eng.search(b, Limits(nodes=50))
-    assert b.is_empty(res.move) and eng._searcher.knowledge_errors > 0
 
 
 def test_reuse_when_stones_arrive_out_of_order():
@@ -243,7 +193,7 @@ def test_reuse_when_stones_arrive_out_of_order():
     still walks down the tree."""
     cfg = GameConfig.square(7, 4)
     b = Board(cfg)
-    eng = Engine(cfg, seed=3)
+    eng = MnkEngine(cfg, seed=3)
     r1 = eng.search(b, Limits(nodes=800))
     x_move, o_move = r1.move, r1.pv[1]
     stones = [(*cfg.xy(o_move), 2), (*cfg.xy(x_move), 1)]
@@ -276,7 +226,7 @@ def test_pruned_node_is_widened_before_a_loss_is_proven():
     assert not s.root.complete
     res = s.search(Limits(nodes=5000))
     assert res.proven == "loss"
-    assert s.root.complete and sorted(s.root.mlist) == b.legal_moves()
+    assert s.root.complete and sorted(s.root.moves) == b.legal_moves()
     for m in b.legal_moves():
         after = b.copy()
         after.play(m)
@@ -307,7 +257,7 @@ def test_proof_lengths_pick_fast_wins_and_long_losses():
     res = s.search(Limits(nodes=20000))
     assert res.proven == "loss" and res.value == 0.0
     longest = max(ch.plies for ch in s.root.children)
-    assert s.root.children[s.root.mlist.index(res.move)].plies == longest > 2
+    assert s.root.children[s.root.moves.index(res.move)].plies == longest > 2
     assert res.move in (cfg.move(2, 0), cfg.move(4, 2), cfg.move(6, 4))
 
 
@@ -318,11 +268,11 @@ def test_progressive_widening_limits_tried_moves():
         b.play(cfg.move(x, y))
     plain = searcher_for(b, seed=1)
     plain.search(Limits(nodes=400))
-    assert plain.root.next_new == len(plain.root.mlist)  # UCT tries every move first
+    assert plain.root.next_new == len(plain.root.moves)  # UCT tries every move first
     wide = searcher_for(b, seed=1, widening=1.0)
     wide.search(Limits(nodes=400))
-    visits = wide.root.total / wide.per_leaf
-    assert wide.root.next_new <= 1 + visits ** 0.5 < len(wide.root.mlist)
+    visits = wide.root.total / wide.evaluator.weight
+    assert wide.root.next_new <= 1 + visits ** 0.5 < len(wide.root.moves)
 
 
 def test_widening_still_proves_losses():
@@ -345,7 +295,7 @@ def test_uct_scores_match_the_formula():
     k = root.next_new
     n = np.array(root.n[:k])
     w = np.array(root.w[:k])
-    c = s.options.exploration * np.sqrt(np.log(root.total))
+    c = s.settings.exploration * np.sqrt(np.log(root.total))
     live = [i for i in range(k) if i not in root.excluded]
     assert abs(root.cref - c) <= 0.025 * c
     assert np.allclose(root.score[live], (w / n + root.cref / np.sqrt(n))[live])

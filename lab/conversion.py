@@ -2,25 +2,26 @@
 """Does the engine keep a won position?  A fast measure of the weakness matches showed.
 
 Against pela, this engine held a forced win (by Rapfi's judgement) in 80 of
-180 games and won 33 of them (README, Strength).  Matches take hours to show
+180 games and won 33 of them (docs/RESULTS.md).  Matches take hours to show
 a change in that; this takes minutes:
 
     # 1. positions where engine1 was to move with a forced win that is not a VCF
-    python tools/conversion.py collect --engine /path/to/pbrain-rapfi --out wins.json \\
+    python -m lab.conversion collect --engine /path/to/pbrain-rapfi --out wins.json \\
         matches/*/results.jsonl
     # 2. the engine's move in each, at 1 s, judged again: is the win still there?
-    python tools/conversion.py run --engine /path/to/pbrain-rapfi wins.json \\
-        [--ms 1000] [--option root_share=0.6 ...]
+    python -m lab.conversion run --engine /path/to/pbrain-rapfi wins.json \\
+        [--ms 1000] [--option tree.exploration=0.3 ...]
     # the same for defence: positions where engine1's move in the game turned
     # a position the judge did not call lost into a forced loss (a blunder)
-    python tools/conversion.py collect --blunders --engine ... --out holds.json records...
-    python tools/conversion.py run --engine ... holds.json
+    python -m lab.conversion collect --blunders --engine ... --out holds.json records...
+    python -m lab.conversion run --engine ... holds.json
 
 ``collect`` keeps, per game, the first ``--per-game`` such positions (the
 moments a win appeared), skipping positions with a completion on the board or
 a VCF that :func:`engine.mnk.threats.find_vcf` finds (the root search plays those
-at once).  ``run`` searches each with :class:`engine.api.Engine` (guided
-mode; ``--option`` sets :class:`engine.api.EngineOptions` fields), and asks
+at once).  ``run`` searches each with :func:`engine.api.open_engine` (guided
+mode; ``--option`` sets engine options by key, as the brain's
+``--engine-option``), and asks
 the judge about the position after the move: a forced loss for the opponent
 (``-M``) means the win was kept.  Blunder positions (``"goal": "hold"``) are
 kept when the judge does not see a forced win for the opponent after the move.
@@ -38,15 +39,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from judge_games import MATE, Judge, read_records, score
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from engine.api import Engine, EngineOptions  # noqa: E402
-from engine.search.limits import Limits  # noqa: E402
-from engine.mnk.parallel import ParallelEngine  # noqa: E402
-from engine.mnk.rules import Board, GameConfig  # noqa: E402
-from engine.mnk.threats import find_vcf  # noqa: E402
+from engine.api import open_engine, options_for
+from engine.mnk.rules import Board, GameConfig
+from engine.mnk.threats import find_vcf
+from engine.search.limits import Limits
+from lab.judge_games import MATE, Judge, read_records, score
 
 
 def replay(config: GameConfig, moves) -> Board:
@@ -129,51 +126,20 @@ def kept(position: dict, verdict: str | None) -> bool:
     return s == -MATE
 
 
-def run(positions: list[dict], ask, options: EngineOptions, ms: int, seed: int = 1, threads: int = 1) -> tuple[int, Counter]:
-    """(in how many positions the engine's move kept the goal, how its searches ended).
-
-    ``threads`` > 1 searches with :class:`engine.mnk.parallel.ParallelEngine`
-    (``threads - 1`` helper processes, started once per board size).
-    """
+def run(positions: list[dict], ask, options, ms: int, seed: int = 1, threads: int = 1) -> tuple[int, Counter]:
+    """(in how many positions the engine's move kept the goal, how its searches ended);
+    ``threads`` as the brain's ``--threads``."""
     held = 0
     reasons: Counter = Counter()
-    parallel: dict[GameConfig, object] = {}
-    try:
-        for pos in positions:
-            cfg = GameConfig(pos["width"], pos["height"], pos["win_length"])
-            board = replay(cfg, pos["moves"])
-            if threads > 1:
-                if cfg not in parallel:
-                    parallel[cfg] = ParallelEngine(cfg, options, seed=seed, workers=threads - 1)
-                engine = parallel[cfg]
-                engine.new_game()
-            else:
-                engine = Engine(cfg, options, seed=seed)
-            result = engine.search(board, Limits.movetime(ms))
-            reasons[result.reason.split(";")[0]] += 1  # parallel searches append helper counts
-            after = pos["moves"] + [list(cfg.xy(result.move))]
-            if kept(pos, ask(after, (cfg.width, cfg.height))):
-                held += 1
-    finally:
-        for engine in parallel.values():
-            engine.close()
+    for pos in positions:
+        cfg = GameConfig(pos["width"], pos["height"], pos["win_length"])
+        board = replay(cfg, pos["moves"])
+        result = open_engine(cfg, options, seed=seed, threads=threads).search(board, Limits.movetime(ms))
+        reasons[result.reason] += 1
+        after = pos["moves"] + [list(cfg.xy(result.move))]
+        if kept(pos, ask(after, (cfg.width, cfg.height))):
+            held += 1
     return held, reasons
-
-
-def parse_option(text: str) -> tuple[str, object]:
-    """``name=value`` for an EngineOptions field, the value converted to the field's type."""
-    name, _, value = text.partition("=")
-    default = getattr(EngineOptions(mode="guided"), name.strip())
-    if isinstance(default, bool):
-        return name.strip(), value.strip().lower() in ("1", "true", "yes", "on")
-    if default is None:  # an "auto" field (int or float budget): the first type that reads it
-        for kind in (int, float):
-            try:
-                return name.strip(), kind(value)
-            except ValueError:
-                continue
-        return name.strip(), value
-    return name.strip(), type(default)(value)
 
 
 def main(argv=None) -> int:
@@ -187,8 +153,8 @@ def main(argv=None) -> int:
     r = sub.add_parser("run", help="play the engine in each won position and judge its move")
     r.add_argument("positions")
     r.add_argument("--ms", type=int, default=1000)
-    r.add_argument("--option", action="append", default=[], help="EngineOptions field=value (repeatable)")
-    r.add_argument("--threads", type=int, default=1, help="searchers (2: a helper process, as --threads 2)")
+    r.add_argument("--option", action="append", default=[], help="engine option KEY=VALUE (repeatable)")
+    r.add_argument("--threads", type=int, default=1, help="searching threads, as the brain's --threads")
     for p in (c, r):
         p.add_argument("--engine", required=True, help="judging brain command (split on spaces)")
         p.add_argument("--nodes", type=int, default=30_000)
@@ -202,7 +168,8 @@ def main(argv=None) -> int:
             print(f"{len(found)} positions from {len(records)} games -> {args.out}")
         else:
             positions = json.loads(Path(args.positions).read_text(encoding="utf-8"))
-            options = EngineOptions(mode="guided", **dict(parse_option(o) for o in args.option))
+            values = dict(o.split("=", 1) for o in args.option)
+            options = options_for(GameConfig(), "guided", values)
             held, reasons = run(positions, judge, options, args.ms, threads=args.threads)
             ends = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items()))
             print(f"kept the goal in {held} of {len(positions)} positions ({100 * held / max(1, len(positions)):.1f} %); searches ended: {ends}")
