@@ -27,9 +27,9 @@ MOVE = re.compile(r"^(-?\d+),(-?\d+)")
 
 
 def default_command() -> list[str]:
-    """The ``pbrain-mcts`` installed next to this Python, else ``python -m protocol``."""
+    """The ``pbrain-mcts`` installed next to this Python, else ``python -m protocol.gomocup``."""
     exe = os.path.join(os.path.dirname(sys.executable), "pbrain-mcts")
-    return [exe] if os.path.exists(exe) else [sys.executable, "-m", "protocol"]
+    return [exe] if os.path.exists(exe) else [sys.executable, "-m", "protocol.gomocup"]
 
 
 class Brain:

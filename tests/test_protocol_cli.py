@@ -1,7 +1,7 @@
 """The installed ``pbrain-mcts`` driven through pipes (pexpect), as a manager would.
 
 Timing assertions are generous (the machine is shared); the strict figures
-come from ``python -m protocol.latency``.
+come from ``python -m lab.latency``.
 """
 
 from __future__ import annotations
@@ -157,7 +157,7 @@ def test_bad_input_never_crashes_and_game_goes_on():
 
 
 def test_very_long_line_over_the_limit_is_refused():
-    from protocol.loop import MAX_LINE_BYTES
+    from protocol.gomocup.loop import MAX_LINE_BYTES
 
     p = spawn()
     send(p, "A" * (MAX_LINE_BYTES + 10))
@@ -248,7 +248,7 @@ def test_piskvork_style_pty_crlf_restart_takeback():
 
 
 def test_python_dash_m_protocol_and_command_line():
-    out = subprocess.run([sys.executable, "-m", "protocol", "--version"], capture_output=True, text=True, timeout=30)
+    out = subprocess.run([sys.executable, "-m", "protocol.gomocup", "--version"], capture_output=True, text=True, timeout=30)
     assert out.returncode == 0 and out.stdout.startswith("pbrain-mcts ")
     out = subprocess.run([BRAIN, "--help"], capture_output=True, text=True, timeout=30)
     assert out.returncode == 0 and "--win-length" in out.stdout and "--max-playouts" in out.stdout

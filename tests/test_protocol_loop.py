@@ -13,9 +13,9 @@ import re
 import pytest
 
 from engine.search.limits import SearchResult
-from protocol.loop import MAX_LINE_BYTES, BrainLoop, LineReader
-from protocol.position import quick_move
-from protocol.session import Session, SessionOptions
+from protocol.gomocup.loop import MAX_LINE_BYTES, BrainLoop, LineReader
+from protocol.gomocup.position import quick_move
+from protocol.gomocup.session import Session, SessionOptions
 
 MOVE_RE = re.compile(r"^\d+,\d+$")
 

@@ -20,9 +20,9 @@ import pytest
 from engine.search.limits import Limits, SearchResult
 from engine.mnk.rules import Board, Player, Rule
 from engine.timecontrol import turn_budget_ms
-from protocol.position import quick_move
-from protocol.session import Session, SessionOptions
-from protocol.thinker import QuickThinker
+from protocol.gomocup.position import quick_move
+from protocol.gomocup.session import Session, SessionOptions
+from protocol.gomocup.thinker import QuickThinker
 
 MOVE = re.compile(r"^(\d+),(\d+)$")
 
@@ -682,7 +682,7 @@ def _puzzles(kinds: tuple[str, ...]) -> list[tuple[str, int, int, int, int, list
 
 
 def real_session(**options) -> Session:
-    from protocol.thinker import EngineFactory
+    from protocol.gomocup.thinker import EngineFactory
 
     pytest.importorskip("engine.api")
     options.setdefault("default_turn_ms", None)

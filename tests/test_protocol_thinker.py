@@ -9,7 +9,7 @@ import time
 
 from engine.search.limits import Limits, SearchResult
 from engine.mnk.rules import Board, GameConfig
-from protocol.thinker import EngineFactory, LazyEngine
+from protocol.gomocup.thinker import EngineFactory, LazyEngine
 
 
 class SlowFactory:
@@ -60,7 +60,7 @@ def test_lazy_engine_reports_a_failed_build_on_every_move():
 def test_engine_factory_knows_when_the_import_is_complete():
     code = (
         "import time\n"
-        "from protocol.thinker import EngineFactory\n"
+        "from protocol.gomocup.thinker import EngineFactory\n"
         "f = EngineFactory()\n"
         "print(f.is_loaded())\n"
         "f.preload()\n"

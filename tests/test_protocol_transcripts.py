@@ -1,4 +1,4 @@
-"""Our own brain (``python -m protocol``) replayed through the transcripts in ``tests/transcripts``.
+"""Our own brain (``python -m protocol.gomocup``) replayed through the transcripts in ``tests/transcripts``.
 
 The same files work against any Gomocup engine: ``referee script tests/transcripts/X.txt ENGINE``.
 """
@@ -13,7 +13,7 @@ import pytest
 from referee.script import Expect, parse_script, run_script
 
 TRANSCRIPTS = sorted((Path(__file__).parent / "transcripts").glob("*.txt"))
-BRAIN = [sys.executable, "-m", "protocol"]
+BRAIN = [sys.executable, "-m", "protocol.gomocup"]
 ROOT = str(Path(__file__).resolve().parent.parent)
 
 

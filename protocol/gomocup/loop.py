@@ -7,7 +7,7 @@ Threads:
   stamps each with its arrival time on the monotonic clock;
 - a search runs on its own thread per move, so ``YXSTOP``/``STOP`` (answer
   now) and ``END`` (exit now) are seen while it thinks;
-- the main thread owns the :class:`~protocol.session.Session` and is the only
+- the main thread owns the :class:`~protocol.gomocup.session.Session` and is the only
   writer of stdout (flushed after every batch of replies).
 
 Other commands that arrive during a search wait until its move is printed.
@@ -23,8 +23,8 @@ import time
 from collections import deque
 from typing import BinaryIO
 
-from protocol import wire
-from protocol.session import SearchJob, Session
+from protocol.gomocup import wire
+from protocol.gomocup.session import SearchJob, Session
 
 #: Longest accepted input line; longer ones are answered ERROR and skipped.
 MAX_LINE_BYTES = 1 << 20

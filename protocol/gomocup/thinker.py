@@ -15,7 +15,7 @@ from typing import Any, Callable, Protocol
 from engine.search.limits import Limits, SearchResult
 from engine.mnk.rules import Board, GameConfig
 
-from protocol.position import quick_move
+from protocol.gomocup.position import quick_move
 
 
 class Thinker(Protocol):
@@ -31,7 +31,7 @@ ThinkerFactory = Callable[[GameConfig], Thinker]
 
 
 class QuickThinker:
-    """No search: :func:`protocol.position.quick_move` (win, block, else near the centre)."""
+    """No search: :func:`protocol.gomocup.position.quick_move` (win, block, else near the centre)."""
 
     def search(self, board: Board, limits: Limits, stop: threading.Event | None = None) -> SearchResult:
         """The quick move, reported as a zero-playout search."""
@@ -80,7 +80,7 @@ class EngineFactory:
 
         Called at start-up so that the import overlaps the wait for START;
         the loop then answers START once the engine is ready or a bounded
-        time after spawn, whichever is first (see ``protocol.loop``).
+        time after spawn, whichever is first (see ``protocol.gomocup.loop``).
         """
 
         def load() -> None:

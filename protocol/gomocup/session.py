@@ -38,9 +38,9 @@ from engine.search.limits import Limits, SearchResult
 from engine.mnk.rules import Board, GameConfig, Player, Rule
 from engine.timecontrol import DEFAULT_TURN_MS, MatchClock, TimeSettings, plan_move
 
-from protocol import wire
-from protocol.position import make_board, quick_move, rebuild
-from protocol.thinker import QuickThinker, Thinker, ThinkerFactory
+from protocol.gomocup import wire
+from protocol.gomocup.position import make_board, quick_move, rebuild
+from protocol.gomocup.thinker import QuickThinker, Thinker, ThinkerFactory
 
 #: Words that end a BOARD block early when they appear inside it (a lost DONE).
 _BLOCK_BREAKERS = frozenset(

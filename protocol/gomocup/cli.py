@@ -2,7 +2,7 @@
 
 Start-up is kept light: numpy and the search are imported on a background
 thread from the start, and ``START`` is answered as soon as the engine is ready
-or ``protocol.loop.START_REPLY_BY_S`` after spawn, whichever comes first.
+or ``protocol.gomocup.loop.START_REPLY_BY_S`` after spawn, whichever comes first.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 
-from protocol.loop import BrainLoop, process_start_time
+from protocol.gomocup.loop import BrainLoop, process_start_time
 
 DEFAULT_MODE = "guided"
 
@@ -89,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _version() -> str:
     from engine.api import native_code
-    from protocol.session import _version as version
+    from protocol.gomocup.session import _version as version
 
     return f"{version()} ({'C extension built' if native_code() else NO_C_EXTENSION})"
 
@@ -126,8 +126,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from engine.mnk.rules import Rule
     from engine.timecontrol import DEFAULT_TURN_MS
-    from protocol.session import Session, SessionOptions
-    from protocol.thinker import EngineFactory
+    from protocol.gomocup.session import Session, SessionOptions
+    from protocol.gomocup.thinker import EngineFactory
 
     if args.list_options:
         return _list_options()
