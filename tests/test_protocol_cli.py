@@ -210,7 +210,8 @@ def test_yxstop_answers_at_once_and_end_during_search_exits():
     assert time.monotonic() - t0 < SLACK
     send(p, "TURN 0,0")
     time.sleep(0.5)
-    t0 = send(p, "END")
+    t0 = send(p, "END")  # stops the search: TURN's move comes at once, then the brain exits
+    assert MOVE.match(line(p))
     assert exits(p) == 0
     assert time.monotonic() - t0 < SLACK
 
@@ -292,3 +293,37 @@ def test_a_transcript_through_the_referee_script_command():
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "expectations held" in out.stdout
+
+
+def test_bad_engine_options_are_refused_at_start_with_the_valid_keys():
+    for option, words in (("foo=1", ["unknown engine option 'foo'", "valid keys", "tree.exploration"]),
+                          ("exploration=abc", ["exploration", "want a number"]),
+                          ("enabled=true", ["ambiguous", "native.enabled", "root.enabled"]),
+                          ("novalue", ["want KEY=VALUE"])):
+        out = subprocess.run([BRAIN, "--engine-option", option], capture_output=True, text=True, timeout=30,
+                             input="")
+        assert out.returncode == 2, (option, out)
+        assert all(w in out.stderr for w in words), (option, out.stderr)
+        assert "Traceback" not in out.stderr and "__init__" not in out.stderr
+
+
+def test_list_options_and_help_describe_the_real_engine():
+    out = subprocess.run([BRAIN, "--list-options"], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0
+    for key in ("tree.exploration", "root.thread", "native.enabled", "leaves.eval_weight", "knowledge.vct_nodes"):
+        assert key in out.stdout
+    help_text = subprocess.run([BRAIN, "--help"], capture_output=True, text=True, timeout=30).stdout
+    assert "helper process" not in help_text and re.search(r"second\s+core", help_text)
+    bench_help = subprocess.run([BRAIN, "bench", "--help"], capture_output=True, text=True, timeout=30).stdout
+    assert bench_help.startswith("usage: pbrain-mcts bench")
+
+
+def test_version_says_whether_the_c_extension_is_in_use():
+    built = subprocess.run([BRAIN, "--version"], capture_output=True, text=True, timeout=30)
+    assert "C extension built" in built.stdout
+    pure = subprocess.run([BRAIN, "--version"], capture_output=True, text=True, timeout=30,
+                          env={**os.environ, "MNK_PURE_PYTHON": "1"})
+    assert "C extension not built" in pure.stdout
+    start = subprocess.run([BRAIN], capture_output=True, text=True, timeout=30, input="END\n",
+                           env={**os.environ, "MNK_PURE_PYTHON": "1"})
+    assert start.stderr.count("C extension not built") == 1 and start.stdout == ""

@@ -100,15 +100,25 @@ def test_yxstop_answers_the_running_search(harness):
     assert thinker.stopped_by_event
 
 
-def test_end_during_search_exits_zero_and_prints_nothing(harness):
+def test_end_during_search_stops_it_answers_what_came_before_and_exits(harness):
     thinker = ThinkUntilStopped()
     h = harness(thinker)
     h.send("START 15", "BEGIN")
     assert h.line() == "OK"
     assert thinker.started.wait(10)
-    h.send("END")
+    h.send("TURN 0,0", "END")  # TURN is queued behind the search, END comes last
     assert h.code.get(timeout=5) == 0
-    assert h.pending_output() == b""
+    out = [ln for ln in h.pending_output().decode().splitlines() if not ln.startswith("MESSAGE")]
+    assert out == ["7,7", out[1]] and out[1] != "7,7"  # BEGIN's move, then TURN's, nothing after
+    assert thinker.stopped_by_event
+
+
+def test_a_piped_session_ending_in_end_prints_every_move(harness):
+    h = harness(ThinkUntilStopped())
+    h.send("START 15", "BEGIN", "TURN 8,8", "TURN 9,9", "END")
+    assert h.code.get(timeout=10) == 0
+    out = [ln for ln in h.pending_output().decode().splitlines() if not ln.startswith("MESSAGE")]
+    assert out[0] == "OK" and len(out) == 4 and all("," in ln for ln in out[1:])
 
 
 def test_lines_during_search_wait_for_the_move(harness):

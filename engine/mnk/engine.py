@@ -129,7 +129,8 @@ class MnkEngine:
         self.reused = tree.set_root(self._with_continued_history(board))
         if self._root_threats and self._beside and limits.deadline is not None and not tree.root_settled():
             return self._search_beside_tactics(board, limits, stop, on_info, started)
-        if self._root_threats and not tree.root_settled():
+        stopped = stop is not None and stop.is_set()  # answer at once: no threat search first
+        if self._root_threats and not stopped and not tree.root_settled():
             plan = self._plan(board, tree.root_moves(), limits.deadline)
             if plan.move is not None:
                 return _proven_win(plan, started, on_info)

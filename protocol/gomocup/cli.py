@@ -17,9 +17,12 @@ DEFAULT_MODE = "guided"
 
 EPILOG = """\
 The brain speaks the Gomocup protocol (START, BEGIN, TURN, BOARD, INFO, END, ...)
-on stdin/stdout.  Managers may send `INFO win_length K` to change the win length;
---win-length sets it for managers that cannot.  `pbrain-mcts bench --help` runs the
-engine benchmark.
+on stdin/stdout, for Piskvork, c-gomoku-cli, GomocupJudge or `referee`.  Managers may
+send `INFO win_length K` to change the win length; --win-length sets it for managers
+that cannot.  Move deadlines count from each command's arrival; END stops a search at
+once (the commands before it still get their answers).  To script a session with real
+thinking time, use `referee script FILE pbrain-mcts`.  `pbrain-mcts bench --help` runs
+the engine benchmark.
 """
 
 

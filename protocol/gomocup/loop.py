@@ -6,12 +6,17 @@ Threads:
   (``\\r`` stripped, undecodable bytes replaced, over-long lines refused) and
   stamps each with its arrival time on the monotonic clock;
 - a search runs on its own thread per move, so ``YXSTOP``/``STOP`` (answer
-  now) and ``END`` (exit now) are seen while it thinks;
+  now) and ``END`` are seen while it thinks;
 - the main thread owns the :class:`~protocol.gomocup.session.Session` and is the only
   writer of stdout (flushed after every batch of replies).
 
 Other commands that arrive during a search wait until its move is printed.
-EOF on stdin finishes the work already received, then exits with code 0.
+``END`` during a search stops it at once: the commands received before END
+still get their answers, with no further thinking, and nothing is printed
+after END's turn comes (so a piped session ending in END prints every move it
+asked for).  EOF on stdin finishes the work already received, thinking as
+usual, then exits with code 0.  Deadlines count from each command's arrival,
+as managers expect, so commands piped in together share the time of the first.
 """
 
 from __future__ import annotations
@@ -140,6 +145,7 @@ class BrainLoop:
         self._pending: deque[tuple[str, object, float]] = deque()
         self._job: SearchJob | None = None
         self._stop: threading.Event | None = None
+        self._ending = False  # END has arrived: searches before it answer at once
 
     def run(self) -> int:
         """Serve until END or EOF; return the exit code (0 unless stdout is gone: also 0)."""
@@ -173,8 +179,9 @@ class BrainLoop:
                             self._stop.set()
                             continue
                         if word == "END":
+                            # Stop now; the earlier commands still get their (instant) answers.
+                            self._ending = True
                             self._stop.set()
-                            return 0
                     self._pending.append(("line", payload, stamp))
                 elif kind == "toolong":
                     self._pending.append(("toolong", payload, stamp))
@@ -243,6 +250,8 @@ class BrainLoop:
 
     def _start_search(self, job: SearchJob) -> None:
         stop = threading.Event()
+        if self._ending:
+            stop.set()
         self._job, self._stop = job, stop
 
         def work() -> None:

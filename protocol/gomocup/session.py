@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass, field, replace
 
 from engine.search.limits import Limits, SearchResult
-from engine.mnk.rules import Board, GameConfig, Player, Rule
+from engine.mnk.rules import MAX_SIDE, MIN_SIDE, Board, GameConfig, Player, Rule
 from engine.timecontrol import DEFAULT_TURN_MS, MatchClock, TimeSettings, plan_move
 
 from protocol.gomocup import wire
@@ -290,21 +290,33 @@ class Session:
             raise wire.error(str(exc)) from None
 
     def _start(self, width: int, height: int) -> Step:
-        config = self._config(width, height)
-        self._size = (width, height)
-        self._board = Board(config)
+        """A new game: the old one is gone whatever happens.  Only the board size is checked
+        here; a win length or rule this brain cannot play on that board is reported at the
+        next BEGIN/TURN/BOARD (managers send START first, then INFO)."""
+        self._size = None
+        self._board = None
         self._me = None
         self._block = None
-        self._clock.start(self._time.match_ms)
         self._thinker = None  # a fresh searcher (and tree) per game
+        for name, side in (("width", width), ("height", height)):
+            if not MIN_SIDE <= side <= MAX_SIDE:
+                raise wire.error(f"unsupported board {name} {side}: this brain plays {MIN_SIDE}..{MAX_SIDE}")
+        self._size = (width, height)
+        self._clock.start(self._time.match_ms)
+        try:
+            self._board = Board(self._config(width, height))
+        except wire.WireError:
+            pass  # said at the next move command, when the INFO lines have arrived
         return Step(["OK"], prepare=True)
 
     def _sync(self) -> Board:
-        """The current board, rebuilt if INFO changed the rule or win length since START."""
-        if self._board is None or self._size is None:
+        """The current board, built or rebuilt if INFO changed the rule or win length since START."""
+        if self._size is None:
             raise wire.error("no game in progress: send START first")
         config = self._config(*self._size)
-        if config != self._board.config:
+        if self._board is None:
+            self._board = Board(config)
+        elif config != self._board.config:
             try:
                 self._board = rebuild(self._board, config)
             except ValueError as exc:
