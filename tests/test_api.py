@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
-from engine.api import best_move, open_engine, options_for
+from engine.api import best_move, options_for
 from engine.game import GameError
 from engine.mnk.engine import MnkEngine
 from engine.mnk.options import MnkOptions
@@ -252,3 +251,17 @@ def test_first_player_not_to_move_first():
                           to_move=Player.SECOND)
     res = best_move(b, Limits(nodes=50), seed=0)
     assert res.move == cfg.move(3, 0) and res.proven == "win"
+
+
+def test_open_engine_uses_a_second_thread_only_where_it_has_work():
+    from engine.api import native_code, open_engine
+
+    c15 = GameConfig.square(15, 5)
+    guided = options_for(c15, "guided")
+    assert open_engine(c15, guided, threads=2).options.root.thread is native_code()
+    assert not open_engine(c15, guided, threads=1).options.root.thread
+    exact = GameConfig.square(15, 5, Rule.EXACT)  # the C tree does not play exact: one thread
+    assert not open_engine(exact, guided, threads=2).options.root.thread
+    assert not open_engine(c15, options_for(c15, "uct"), threads=2).options.root.thread
+    with pytest.raises(TypeError):
+        open_engine("chess")

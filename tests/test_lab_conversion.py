@@ -1,7 +1,6 @@
 """lab/conversion.py: finding won positions in records and checking the engine keeps them."""
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -68,7 +67,7 @@ def test_run_counts_moves_that_keep_the_win():
 @pytest.mark.skipif(not DATA.exists(), reason="conversion positions not present")
 def test_shipped_positions_are_won_for_the_side_to_move_and_not_trivial():
     from engine.mnk.rules import GameConfig
-    from engine.mnk.threats import find_vcf
+    from engine.mnk.solver import find_vcf
 
     positions = json.loads(DATA.read_text())
     assert len(positions) >= 100

@@ -1,13 +1,12 @@
 """lab/solver_bench.py: counting the won positions the threat solver proves."""
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 from engine.mnk.rules import EMPTY
-from engine.mnk.threats import find_vcf
+from engine.mnk.solver import find_vcf
 
 from lab import solver_bench
 

@@ -15,7 +15,9 @@ import time
 import numpy as np
 import pytest
 
-from engine.mnk import threats
+from engine.mnk import solver
+from engine.mnk import roottactics
+from engine.mnk import defence
 from engine.mnk.engine import MnkEngine
 from engine.mnk.evaluation import LineEvaluator
 from engine.mnk.native import NativeSearcher, available
@@ -28,7 +30,7 @@ from engine.search.mcts import MCTS
 from test_threats import random_position as _random_position
 
 pytestmark = pytest.mark.skipif(
-    threats._threatcore is None or not hasattr(threats._threatcore, "Tree") or not threats.USE_NATIVE,
+    solver._threatcore is None or not hasattr(solver._threatcore, "Tree") or not solver.USE_NATIVE,
     reason="the C extension was not built (or MNK_PURE_PYTHON is set)",
 )
 
@@ -95,7 +97,7 @@ def test_root_moves_are_the_cells_near_stones_best_window_score_first():
         s.set_root(b)
         if s.root_settled():
             continue
-        sug = threats.defence_set(b, max_nodes=200)
+        sug = defence.defence_set(b, max_nodes=200)
         moves = s.root_moves()
         if sug is not None or s._tree.root()[0]:
             continue  # a defence set (checked in the next test) or a VCF (a single move)
@@ -112,7 +114,7 @@ def test_root_moves_facing_a_threat_are_the_python_defence_set():
     b = board_of(C15, [(0, 0, 1), (5, 7, 2), (14, 14, 1), (6, 7, 2), (0, 14, 1), (7, 7, 2)])
     s = native()
     s.set_root(b)
-    expected = threats.defence_set(b, max_nodes=200)
+    expected = defence.defence_set(b, max_nodes=200)
     assert expected is not None and len(expected) < 10
     assert set(s.root_moves()) == expected
 
@@ -280,7 +282,7 @@ def test_the_root_threat_search_on_its_own_thread_prunes_the_root_and_plays_wins
     res = eng.search(board, Limits(deadline=time.monotonic() + 1.0))
     assert res.playouts > 0 and res.proven != "loss"
     left = eng.tree.root_moves()
-    safe, losing, _ = threats.losing_moves(board, left, max_nodes=20_000, max_threes=2)
+    safe, losing, _ = roottactics.losing_moves(board, left, max_nodes=20_000, max_threes=2)
     assert res.move in left and not losing, "moves proven to lose must have left the root"
     fresh = native()
     fresh.set_root(board)

@@ -11,7 +11,7 @@ from engine.mnk.engine import MnkEngine
 from engine.mnk.options import GUIDED_TREE, MnkOptions
 from engine.mnk.roottactics import plan_root
 from engine.mnk.rules import Board, GameConfig, Player
-from engine.mnk.threats import losing_moves
+from engine.mnk.roottactics import losing_moves
 from engine.search.limits import Limits
 from engine.search.mcts import MCTS
 
@@ -171,7 +171,7 @@ def test_option_values_are_validated():
 def test_threat_budgets_follow_the_solver_unless_set():
     from engine.mnk.options import FAST_SOLVER_BUDGETS, PYTHON_SOLVER_BUDGETS
     from engine.mnk.rules import Rule
-    from engine.mnk.threats import fast_solver
+    from engine.mnk.solver import fast_solver
 
     opts = MnkOptions.guided()
     assert opts.budgets(True) == FAST_SOLVER_BUDGETS
@@ -185,7 +185,7 @@ def test_threat_budgets_follow_the_solver_unless_set():
 
 
 def test_probe_vct_tells_a_proof_of_no_win_from_a_budget_run_out():
-    from engine.mnk.threats import probe_vct
+    from engine.mnk.solver import probe_vct
 
     # O (not to move) threatens the double three at (7, 7): the null-move probe finds it.
     line, finished = probe_vct(fork_position(), O, max_nodes=5000, max_threes=2)
@@ -225,7 +225,7 @@ def test_plan_root_threat_probe_keeps_only_the_answers_it_checked():
 
 
 def test_classify_moves_tells_proofs_from_budgets_run_out():
-    from engine.mnk.threats import LOSING, OPEN, SAFE, UNCHECKED, classify_moves
+    from engine.mnk.roottactics import LOSING, OPEN, SAFE, UNCHECKED, classify_moves
 
     b = fork_position()
     moves = [m(7, 7), m(10, 2), m(7, 7), m(5, 7)]  # a repeat and an occupied cell are dropped
@@ -238,7 +238,7 @@ def test_classify_moves_tells_proofs_from_budgets_run_out():
 
 def test_open_checks_are_settled_by_growing_passes():
     from engine.mnk.roottactics import _recheck_open
-    from engine.mnk.threats import LOSING, OPEN, SAFE
+    from engine.mnk.roottactics import LOSING, OPEN, SAFE
 
     import time
 
@@ -276,7 +276,7 @@ def test_plan_root_under_a_threat_rechecks_what_the_first_pass_left_open():
 def test_a_stopped_plan_drops_nothing_and_a_stopped_check_checks_nothing():
     import threading
 
-    from engine.mnk.threats import UNCHECKED, classify_moves
+    from engine.mnk.roottactics import UNCHECKED, classify_moves
 
     stop = threading.Event()
     stop.set()

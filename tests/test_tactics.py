@@ -1,15 +1,16 @@
-"""The shared tactical positions (win1/block1/win3/def3) answered by engine.mnk.threats within 500 ms."""
+"""The shared tactical positions (win1/block1/win3/def3) answered by the threat modules within 500 ms."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
 from engine.game import Outcome
 from engine.mnk import threats
+from engine.mnk import solver
+from engine.mnk import defence
 from engine.mnk.engine import MnkEngine
 from engine.mnk.options import MnkOptions
 from engine.mnk.rules import Board, GameConfig, Rule
@@ -63,7 +64,7 @@ def test_tactical_move_answers(puzzle: Puzzle):
     board = puzzle.board()
     before = list(board.cells)
     start = time.monotonic()
-    result = threats.tactical_move(board, deadline=start + TIME_LIMIT)
+    result = defence.tactical_move(board, deadline=start + TIME_LIMIT)
     elapsed = time.monotonic() - start
     assert board.cells == before, "the board must be restored exactly"
     assert result is not None, f"{puzzle.name}: no tactical answer"
@@ -78,14 +79,14 @@ def test_tactical_move_answers(puzzle: Puzzle):
 def test_defence_set_within_answers(puzzle: Puzzle):
     board = puzzle.board()
     start = time.monotonic()
-    ds = threats.defence_set(board, deadline=start + TIME_LIMIT)
+    ds = defence.defence_set(board, deadline=start + TIME_LIMIT)
     assert time.monotonic() - start < TIME_LIMIT
     assert ds, f"{puzzle.name}: no defence set"
     assert ds <= puzzle.answers
     # Answers left out must really lose: the opponent then has a VCF.
     for m in puzzle.answers - ds:
         board.play(m)
-        assert threats.find_vcf(board, board.to_move) is not None, puzzle.config.xy(m)
+        assert solver.find_vcf(board, board.to_move) is not None, puzzle.config.xy(m)
         board.undo()
 
 

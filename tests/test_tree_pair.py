@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from engine.mnk import threats
+from engine.mnk import solver
 from engine.mnk.engine import MnkEngine
 from engine.mnk.native import NativeSearcher
 from engine.mnk.options import MnkOptions
@@ -22,7 +22,7 @@ from engine.search.mcts import MCTS
 from shared_positions import TACTICS
 
 pytestmark = pytest.mark.skipif(
-    threats._threatcore is None or not hasattr(threats._threatcore, "Tree") or not threats.USE_NATIVE,
+    solver._threatcore is None or not hasattr(solver._threatcore, "Tree") or not solver.USE_NATIVE,
     reason="the C extension was not built (or MNK_PURE_PYTHON is set)",
 )
 

@@ -26,7 +26,7 @@ from .options import MnkOptions, Mode
 from .oracle import LineOracle
 from .roottactics import THREAD_SHARE, RootPlan, plan_root
 from .rules import Board, GameConfig
-from .threats import fast_solver
+from .solver import fast_solver
 
 #: On boards larger than this many cells only the empty cells near stones are tried
 #: (within :data:`CANDIDATE_RADIUS`, Chebyshev distance); smaller boards try every cell.

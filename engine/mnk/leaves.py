@@ -4,7 +4,7 @@
   centre-first (every cell on small boards); leaves valued by batched random playouts
   (:mod:`engine.mnk.rollout`).
 - :class:`GuidedLeaves` (guided mode): the same candidates filtered and ordered by the
-  threat knowledge (:mod:`engine.mnk.threats`: a VCF or VCT found is a proof, the
+  threat knowledge (:mod:`engine.mnk.solver`, :mod:`engine.mnk.defence`: a VCF or VCT found is a proof, the
   opponent's threats leave only the defences, pattern priors order the rest), leaves
   valued by the static line evaluation (:mod:`engine.mnk.evaluation`), mixed with
   playouts when ``eval_weight`` < 1.
@@ -25,7 +25,8 @@ from .evaluation import LineEvaluator
 from .patterns import LineState, cell_scores
 from .rollout import RolloutKernel
 from .rules import Board, GameConfig, Rule
-from .threats import _Abort, _defence_cells, _solve
+from .defence import _defence_cells
+from .solver import _Abort, _solve
 
 #: Plies credited to a threat-space win found at a node (its real length is not tracked).
 THREAT_WIN_PLIES = 3
@@ -95,7 +96,7 @@ class GuidedLeaves(PlayoutLeaves):
        up to ``vct_threes`` threes: its first move, as a proof;
     2. the opponent has a completion: only the moves that stop it;
     3. the opponent threatens a double threat or a VCF: only the defence set (see
-       :func:`engine.mnk.threats.defence_set`, ``defence_nodes`` per solver run), best first;
+       :func:`engine.mnk.defence.defence_set`, ``defence_nodes`` per solver run), best first;
     4. otherwise the candidates, ordered by window-pattern priors
        (:func:`engine.mnk.patterns.cell_scores`).
 

@@ -37,7 +37,7 @@ from .evaluation import OPPONENT_WEIGHTS, OWN_WEIGHTS, TEMPO, _by_count
 from .options import MnkOptions, Mode
 from .patterns import DEAD_CELL_SCORE, geometry, score_weights
 from .rules import Board, GameConfig
-from .threats import _native_geometry, _threatcore, fast_solver
+from .solver import _native_geometry, _threatcore, fast_solver
 
 _WIN, _LOSS, _DRAW = 1, 2, 3  # node status codes of the C tree (for the node's side to move)
 _OUTCOME = {0: Outcome.UNKNOWN, _WIN: Outcome.WIN, _LOSS: Outcome.LOSS, _DRAW: Outcome.DRAW}
