@@ -45,6 +45,7 @@ def middle_game() -> Board:
     return b
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["win1", "block1"])
 def test_immediate_win_and_forced_block(kind):
     for name, b, answers in load_tactics((kind,)):
@@ -66,6 +67,7 @@ def test_win1_is_reported_proven():
     assert res.proven == "win" and res.value == 1.0 and res.pv[0] == res.move
 
 
+@pytest.mark.slow
 def test_win3_and_def3_puzzles():
     """Forced wins in three plies are found, and the only defences against a
     coming double threat are played (72 puzzles, fixed seed and node budget)."""
@@ -85,6 +87,7 @@ def test_deadline_past_gives_legal_move_at_once():
     assert time.monotonic() - t < 0.1
 
 
+@pytest.mark.slow
 def test_deadline_is_respected():
     b = middle_game()
     eng = MnkEngine(b.config, seed=0)
@@ -114,6 +117,7 @@ def test_stop_event_ends_search_promptly():
     assert b.is_empty(res.move) and res.playouts > 0
 
 
+@pytest.mark.slow
 def test_same_seed_same_result():
     b = middle_game()
     r1 = best_move(b, Limits(nodes=600), seed=42)
@@ -159,6 +163,7 @@ def test_result_fields_are_consistent():
             break
 
 
+@pytest.mark.slow
 def test_on_info_reports_progress():
     b = middle_game()
     infos: list[SearchInfo] = []
@@ -170,6 +175,7 @@ def test_on_info_reports_progress():
     assert all(0 <= i.value <= 1 and i.pv for i in infos)
 
 
+@pytest.mark.slow
 def test_tree_is_reused_between_moves():
     b = middle_game()
     eng = MnkEngine(b.config, seed=1)

@@ -35,6 +35,7 @@ def test_json_lines_have_the_documented_fields():
         assert r["nodes"] == 60 or r["proven"] is not None
 
 
+@pytest.mark.slow
 def test_signature_is_deterministic():
     a = run_bench("--nodes", "40").splitlines()
     b = run_bench("--nodes", "40").splitlines()
@@ -45,6 +46,7 @@ def test_signature_is_deterministic():
     assert [line for line in c if line.startswith("Signature")] != sig_a[-1:]
 
 
+@pytest.mark.slow
 def test_movetime_mode_and_bad_arguments():
     out = run_bench("--movetime", "20", "--json")
     assert len(out.splitlines()) == len(bench.positions())
@@ -54,6 +56,7 @@ def test_movetime_mode_and_bad_arguments():
         assert proc.returncode == 2 and "usage" in proc.stderr
 
 
+@pytest.mark.slow
 def test_module_entry_point_runs():
     proc = subprocess.run([sys.executable, "-m", "engine.mnk.bench", "--nodes", "20"], capture_output=True,
                           text=True, timeout=120)
@@ -61,6 +64,7 @@ def test_module_entry_point_runs():
     assert "Nodes searched" in proc.stdout and "Signature" in proc.stdout
 
 
+@pytest.mark.slow
 def test_guided_mode_is_benchmarked_separately_and_deterministically():
     uct = run_bench("--nodes", "40")
     guided_a = run_bench("--nodes", "40", "--mode", "guided")
@@ -73,12 +77,14 @@ def test_guided_mode_is_benchmarked_separately_and_deterministically():
     assert signature(guided_a) != signature(uct)
 
 
+@pytest.mark.slow
 def test_startup_probe_reports_a_fresh_interpreter_time():
     row = json.loads(run_bench("--startup", "--json"))
     assert row["runs"] == 5
     assert 0 < row["startup_median_s"] <= row["startup_max_s"] < 30
 
 
+@pytest.mark.slow
 def test_tactics_counts_correct_answers_and_fails_on_a_miss(tmp_path):
     # Equal counts: the first player moves and must block the second's three at 3,0 (7x7 k4)...
     win = "w | 7 7 4 0 | 0,0,2 6,6,1 1,0,2 5,5,1 2,0,2 6,4,1 | 3,0\n"
@@ -96,6 +102,7 @@ def test_tactics_counts_correct_answers_and_fails_on_a_miss(tmp_path):
     assert "1/2 correct" in buf.getvalue() and "miss x" in buf.getvalue()
 
 
+@pytest.mark.slow
 def test_tactics_with_two_threads_use_the_root_thread_on_the_c_tree(tmp_path):
     from engine.mnk.native import available
 

@@ -71,6 +71,7 @@ def test_other_win_lengths_have_finite_sensible_values(k):
     assert 0.5 < v[0] < 1.0
 
 
+@pytest.mark.slow
 def test_playout_limit_ends_an_evaluation_only_search():
     # Evaluated leaves count as playouts, so a playout limit stops the search.
     opts = MnkOptions.guided().with_values({"eval_weight": 1.0, "native.enabled": False})

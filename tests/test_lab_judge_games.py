@@ -44,6 +44,7 @@ def test_a_game_is_judged_from_the_players_point_of_view():
     assert "won 0, drew 0, lost 1" in judge_games.summary([v]) and "held a forced win in 1 games: won 0, drew 0, lost 1" in judge_games.summary([v])
 
 
+@pytest.mark.slow
 def test_command_line_with_a_real_brain_process(tmp_path):
     records = tmp_path / "results.jsonl"
     records.write_text(json.dumps(_record(3, 2, "engine1", MOVES)) + "\n" + json.dumps(_record(4, 1, None, MOVES[:5])) + "\n")

@@ -34,6 +34,7 @@ def test_replay_rejects_bad_records():
     assert tuning.replay(dict(good, moves=five)) is None  # the game is over
 
 
+@pytest.mark.slow
 def test_evaluation_fit_recovers_known_weights():
     rng = np.random.default_rng(5)
     true = np.array([0.5, 0.2, 0.05, 0.01, -0.6, -0.3, -0.05, -0.01])
@@ -45,6 +46,7 @@ def test_evaluation_fit_recovers_known_weights():
     assert tempo == pytest.approx(0.4, abs=0.15)
 
 
+@pytest.mark.slow
 def test_shipped_weights_beat_the_former_hand_set_evaluation_on_the_data():
     # The engine's evaluation must predict the labelling engine's verdict better than the
     # hand-set weights it replaced (6x per stone, tempo 1.5 on the mover, scale 12).

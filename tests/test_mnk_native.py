@@ -135,6 +135,7 @@ def test_plays_the_immediate_win_and_blocks_the_opponents():
     assert res.move == C15.move(7, 3)
 
 
+@pytest.mark.slow
 def test_a_node_limited_search_is_reproducible_and_respects_its_limits():
     rng = random.Random(11)
     b = random_position(C15, rng, 20)
@@ -148,6 +149,7 @@ def test_a_node_limited_search_is_reproducible_and_respects_its_limits():
     assert b.cells[C15.padded(res.move)] == 0
 
 
+@pytest.mark.slow
 def test_the_deadline_and_the_stop_event_end_the_search():
     b = board_of(C15, [(7, 7, 1), (8, 8, 2), (6, 8, 1)])
     eng = Engine(C15, GUIDED)
@@ -162,6 +164,7 @@ def test_the_deadline_and_the_stop_event_end_the_search():
     assert res.nodes > 0
 
 
+@pytest.mark.slow
 def test_info_reports_arrive_during_a_search():
     b = board_of(C15, [(7, 7, 1), (8, 8, 2), (6, 8, 1)])
     seen = []
@@ -200,6 +203,7 @@ def test_a_small_board_searched_to_the_end_gets_the_python_trees_proof():
     assert ours.proven == python.proven
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("vct_visits", [0, 16])
 def test_random_games_between_two_c_trees_end_legally(vct_visits):
     rng = random.Random(vct_visits)
@@ -229,6 +233,7 @@ def test_bad_positions_are_refused():
         native()._tree.run(None, 10, 100)  # no root yet
 
 
+@pytest.mark.slow
 def test_the_tree_is_reused_when_the_game_goes_on_through_it():
     b = board_of(C15, [(7, 7, 1), (8, 8, 2), (6, 8, 1), (8, 6, 2)])
     eng = Engine(C15, GUIDED)
@@ -271,6 +276,7 @@ def test_dropping_root_moves_after_a_search_keeps_the_order_and_the_statistics()
     assert res.move not in drop
 
 
+@pytest.mark.slow
 def test_the_root_threat_search_on_its_own_thread_prunes_the_root_and_plays_wins():
     """``root_thread``: the plan runs beside the C tree; its losing moves leave the root,
     its forced wins are played, and its thread is gone once the search has returned."""

@@ -54,6 +54,7 @@ def walk_tree(root: Node, board: Board):
                 stack.append((child, nb))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rule", list(Rule))
 def test_incremental_threats_match_full_scan(rule):
     """Every node's wins/threats equal a full-board scan of its position."""

@@ -175,6 +175,7 @@ def test_reader_refuses_over_long_lines_and_carries_on():
     assert got == [("toolong", MAX_LINE_BYTES + 5), ("line", "OK"), ("eof", None)]
 
 
+@pytest.mark.slow
 def test_reader_stamps_arrival_times():
     """Arrival is when the bytes came, not when the line is handled (never later than that)."""
     r, w = os.pipe()
@@ -211,6 +212,7 @@ class NeverReturns:
         return SearchResult(move=move, pv=[move])
 
 
+@pytest.mark.slow
 def test_watchdog_answers_on_time_when_the_search_overruns(harness):
     thinker = NeverReturns()
     h = harness(thinker)

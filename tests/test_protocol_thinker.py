@@ -7,6 +7,8 @@ import sys
 import threading
 import time
 
+import pytest
+
 from engine.search.limits import Limits, SearchResult
 from engine.mnk.rules import Board, GameConfig
 from protocol.gomocup.thinker import EngineFactory, LazyEngine
@@ -57,6 +59,7 @@ def test_lazy_engine_reports_a_failed_build_on_every_move():
     assert "engine unavailable" in res.reason and "no numpy here" in res.reason
 
 
+@pytest.mark.slow
 def test_engine_factory_knows_when_the_import_is_complete():
     code = (
         "import time\n"

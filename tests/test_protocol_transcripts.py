@@ -22,6 +22,7 @@ def test_the_transcripts_are_there():
     assert {"full_game", "bad_input", "takeback_restart", "win_length", "crlf_end"} <= names
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", TRANSCRIPTS, ids=lambda p: p.stem)
 def test_transcript(path):
     steps = parse_script(path.read_text(), str(path))

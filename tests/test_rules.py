@@ -202,6 +202,7 @@ def test_caro_blocked_both_ends():
         (5, 5, 2, Rule.FREESTYLE, 200),
     ],
 )
+@pytest.mark.slow
 def test_random_games_match_full_board_scan(w, h, k, rule, games):
     """Thousands of random games in total: the incremental result equals a naive scan after every move."""
     cfg = GameConfig(w, h, k, rule)

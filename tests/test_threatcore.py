@@ -76,6 +76,7 @@ def _random_cases(seed: int, count: int):
 @native
 @pytest.mark.parametrize("threes,deepen,nodes", [(-1, False, 3000), (1, False, 250), (2, False, 1500), (3, True, 1500)],
                          ids=["vcf", "vct1", "vct2", "deepen3"])
+@pytest.mark.slow
 def test_same_answers_as_python_on_random_positions(threes, deepen, nodes, monkeypatch):
     kinds = {"line": 0, "none": 0, "abort": 0}
     for board, a in _random_cases(11 + threes, 60):
@@ -89,6 +90,7 @@ def test_same_answers_as_python_on_random_positions(threes, deepen, nodes, monke
         assert kinds["abort"] >= 3, kinds
 
 
+@pytest.mark.slow
 @native
 def test_same_answers_as_python_on_won_positions(monkeypatch):
     """The won positions of games against pela: long VCT lines, many transpositions."""

@@ -443,6 +443,7 @@ def test_quiet_positions_have_no_tactics():
 
 @pytest.mark.parametrize("cfg", [GameConfig(11, 9, 5), GameConfig(9, 9, 4), GameConfig(9, 9, 4, Rule.EXACT),
                                  GameConfig(9, 9, 4, Rule.CARO), GameConfig(12, 8, 6)], ids=lambda c: c.label)
+@pytest.mark.slow
 def test_defence_against_open_line_matches_brute_force(cfg):
     k = cfg.win_length
     xs = [(3 + i, 4) for i in range(k - 2)]
@@ -573,6 +574,7 @@ def bf_win(board: Board, a: int, n: int) -> bool:
     return False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.value)
 def test_vct_found_and_sound(rule):
     cfg = GameConfig(7, 7, 4, rule)
@@ -591,6 +593,7 @@ def test_vct_found_and_sound(rule):
     assert solver.find_vct(b2, X, max_threes=1) is None
 
 
+@pytest.mark.slow
 def test_vct_lines_are_sound_on_random_positions():
     cfg = GameConfig(6, 6, 4)
     rng = random.Random(2)
@@ -674,6 +677,7 @@ def bf_threes(board: Board, p: int) -> set[int] | None:
 
 @pytest.mark.parametrize("cfg,stones", [(GameConfig(7, 7, 4, r), 6) for r in ALL_RULES] + [(GameConfig(8, 8, 5, Rule.CARO), 10)],
                          ids=lambda v: v.label if isinstance(v, GameConfig) else str(v))
+@pytest.mark.slow
 def test_three_moves_match_brute_force(cfg, stones):
     rng = random.Random(1)
     checked = 0

@@ -53,6 +53,7 @@ def walk(engine_side: Player) -> tuple[int, int]:
     return len(memo), games
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("side", [Player.FIRST, Player.SECOND])
 def test_never_loses_against_any_line(side):
     searched, games = walk(side)

@@ -114,6 +114,7 @@ def single_answer_puzzles() -> list[tuple[str, Board, int]]:
     return out
 
 
+@pytest.mark.slow
 def test_both_trees_play_the_only_winning_or_saving_move():
     puzzles = single_answer_puzzles()
     assert len(puzzles) >= 20
