@@ -229,3 +229,91 @@ def test_line_ends_and_closing_stdin():
         eng.close()
         eng.close()
     assert not eng.is_alive()
+
+
+@pytest.mark.slow
+def test_a_reader_that_starts_waiting_while_close_runs_wakes_at_once():
+    """The old race, forced with events instead of timing: the reader has passed the closed-check
+    and calls ``select`` only once ``close()`` is under way (the engine still alive, its pipes
+    still open).  It must return at once, not sleep until its deadline."""
+    import threading
+
+    eng = EngineProcess(script("import time; time.sleep(30)"), name="victim")
+    eng.start()
+    at_select, go, returned = threading.Event(), threading.Event(), threading.Event()
+    real_select = eng._sel.select
+
+    def gated_select(timeout=None):
+        at_select.set()
+        go.wait(10)
+        try:
+            return real_select(timeout)
+        finally:
+            returned.set()
+
+    eng._sel.select = gated_select
+    real_kill_group = eng._kill_group
+    waited = []
+
+    def kill_group_once_the_reader_has_selected():
+        go.set()  # close() has begun; let the reader into select now
+        t = time.monotonic()
+        returned.wait(5)  # old code: the reader sleeps in select until the engine dies, 5 s later
+        waited.append(time.monotonic() - t)
+        real_kill_group()
+
+    eng._kill_group = kill_group_once_the_reader_has_selected
+    outcome = []
+
+    def reader():
+        try:
+            eng.read_line(time.monotonic() + 30)
+            outcome.append("returned")
+        except EngineExited:
+            outcome.append("exited")
+
+    th = threading.Thread(target=reader)
+    th.start()
+    try:
+        assert at_select.wait(10)
+        eng.kill()
+        th.join(30)
+    finally:
+        go.set()
+        eng._kill_group = real_kill_group
+        eng.kill()
+    assert outcome == ["exited"]
+    assert waited and waited[0] < 2  # woken by close(), before the engine was even killed
+    assert not running(eng.pid)
+
+
+@pytest.mark.slow
+def test_kill_from_another_thread_always_wakes_the_reader():
+    """Many kills racing a reader entering ``select`` (a barrier starts both together): every
+    reader wakes promptly, wherever in ``read_line`` the kill lands."""
+    import threading
+
+    for _ in range(100):
+        eng = EngineProcess(["sleep", "30"], name="victim")
+        eng.start()
+        barrier = threading.Barrier(2)
+        outcome = []
+
+        def reader():
+            barrier.wait(10)
+            try:
+                while True:
+                    eng.read_line(time.monotonic() + 20)
+            except EngineExited:
+                outcome.append("exited")
+
+        th = threading.Thread(target=reader)
+        th.start()
+        barrier.wait(10)
+        eng.kill()
+        th.join(3)
+        alive = th.is_alive()
+        if alive:  # let the stuck reader go before failing
+            th.join(30)
+        assert not alive and outcome == ["exited"]
+        assert not running(eng.pid)
