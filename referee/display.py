@@ -8,7 +8,8 @@ from engine.rules import Board, render
 from referee.game import GameResult
 from referee.stats import Sprt, Tally, elo_interval, los
 
-__all__ = ["board_text", "game_header", "verdict_text", "progress_line", "summary_text", "endings_text"]
+__all__ = ["board_text", "game_header", "verdict_text", "progress_line", "summary_text", "endings_text",
+           "elo_text"]
 
 
 def board_text(board: Board, last: int | None = None) -> str:
@@ -37,6 +38,25 @@ def _fmt_elo(v: float) -> str:
     return f"{v:+.1f}"
 
 
+def elo_text(t: Tally, label: str = "engine1") -> str:
+    """The Elo difference of ``label`` (engine1's side) and its 95 % interval, honest on few games.
+
+    No game: ``n/a``.  Wins only or losses only have no point estimate (it
+    would be infinite), so only the finite bound is given, e.g.
+    ``< +254.8``.  An interval bound the data do not give is ``-inf``/``+inf``.
+    """
+    if t.games == 0:
+        return "Elo difference n/a (no games)"
+    elo, lo, hi = elo_interval(t.wins, t.draws, t.losses)
+    if math.isinf(elo):
+        if elo < 0:
+            return f"Elo difference < {_fmt_elo(hi)} (95 % bound; no estimate: {label} lost every game)"
+        return f"Elo difference > {_fmt_elo(lo)} (95 % bound; no estimate: {label} won every game)"
+    if math.isinf(lo) and math.isinf(hi):
+        return f"Elo difference {_fmt_elo(elo)}  (too few games to bound it at 95 %)"
+    return f"Elo difference {_fmt_elo(elo)}  (95 % interval {_fmt_elo(lo)} .. {_fmt_elo(hi)})"
+
+
 def progress_line(t: Tally, total: int, elapsed_s: float) -> str:
     """``games done/total, W-D-L, score, ETA`` for a running match."""
     done = t.games
@@ -48,14 +68,13 @@ def progress_line(t: Tally, total: int, elapsed_s: float) -> str:
 
 def summary_text(name1: str, name2: str, t: Tally, sprt: Sprt | None = None) -> str:
     """The end-of-match summary: W/D/L by colour, score, Elo ± 95 %, LOS, SPRT."""
-    elo, lo, hi = elo_interval(t.wins, t.draws, t.losses)
     xw, xd, xl = t.as_x
     ow, od, ol = t.as_o
     lines = [
         f"{name1} (engine1) vs {name2} (engine2): {t.games} games",
         f"  engine1: {t.wins} wins, {t.draws} draws, {t.losses} losses   score {t.score():.3f}",
         f"  as X (first): +{xw} ={xd} -{xl}    as O (second): +{ow} ={od} -{ol}",
-        f"  Elo difference {_fmt_elo(elo)}  (95 % interval {_fmt_elo(lo)} .. {_fmt_elo(hi)})",
+        f"  {elo_text(t)}",
         f"  LOS {100 * los(t.wins, t.losses):.1f} %",
     ]
     if sprt is not None:

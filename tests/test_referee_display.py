@@ -35,3 +35,25 @@ def test_board_text_has_coordinates_and_marks_the_last_move():
     assert rows[0].split() == ["0", "1", "2", "3", "4"]
     assert rows[1].split() == ["0", ".", ".", ".", "o", "."]
     assert rows[3].split() == ["2", ".", "X", ".", ".", "."]
+
+
+def _tally(wins=0, draws=0, losses=0):
+    t = Tally()
+    for s, n in ((1, wins), (0.5, draws), (0, losses)):
+        for _ in range(n):
+            t.add(s, True)
+    return t
+
+
+def test_elo_text_on_edge_cases():
+    from referee.display import elo_text
+
+    assert elo_text(_tally()) == "Elo difference n/a (no games)"
+    assert elo_text(_tally(draws=4)) == "Elo difference +0.0  (95 % interval -163.3 .. +163.3)"
+    assert elo_text(_tally(losses=1), "human") == (
+        "Elo difference < +254.8 (95 % bound; no estimate: human lost every game)")
+    assert elo_text(_tally(wins=1)) == "Elo difference > -254.8 (95 % bound; no estimate: engine1 won every game)"
+    assert elo_text(_tally(wins=1, losses=1)) == "Elo difference +0.0  (too few games to bound it at 95 %)"
+    assert "-inf" not in elo_text(_tally(losses=5)) and "inf" not in elo_text(_tally(draws=1))
+    # a normal sample: the usual figure, 400 log10(0.7/0.3) = +147.2
+    assert elo_text(_tally(6, 2, 2)).startswith("Elo difference +147.2  (95 % interval ")
