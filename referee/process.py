@@ -60,6 +60,7 @@ __all__ = [
     "EngineProcess",
     "is_info_line",
     "close_many",
+    "spawn_failure_text",
 ]
 
 # Prefixes of output lines that carry no reply (kept as messages, never parsed as moves).
@@ -71,7 +72,14 @@ class EngineError(Exception):
 
 
 class EngineStartError(EngineError):
-    """The engine program could not be spawned (missing file, not executable, ...)."""
+    """The engine program could not be spawned (missing file, not executable, ...).
+
+    ``why`` says it without the engine's name and command (see :func:`spawn_failure_text`).
+    """
+
+    def __init__(self, message: str, why: str = "") -> None:
+        super().__init__(message)
+        self.why = why or message
 
 
 class EngineExited(EngineError):
@@ -97,6 +105,38 @@ def is_info_line(line: str) -> bool:
         return True
     head = s.split(None, 1)[0].upper()
     return head in _INFO_PREFIXES
+
+
+def spawn_failure_text(program: str, exc: BaseException, cwd: str | os.PathLike | None = None) -> str:
+    """Why ``program`` could not be spawned, in words a user can act on (``exc``: the spawn's error)."""
+    path = os.path.join(cwd, program) if cwd is not None else program
+    if isinstance(exc, FileNotFoundError):
+        if cwd is not None and not os.path.isdir(cwd):
+            return f"its working directory {str(cwd)!r} does not exist"
+        if os.sep not in program:
+            if os.path.isfile(path):
+                return (f"not found on PATH (to run the file {program!r} in the current directory, "
+                        f"write ./{program})")
+            return "command not found (not a file, and not on PATH)"
+        if not os.path.exists(path):
+            return "no such file"
+        try:  # the file exists, so the missing file is the interpreter named by its #! line
+            with open(path, "rb") as f:
+                first = f.readline(200)
+        except OSError:
+            first = b""
+        if first.startswith(b"#!"):
+            interp = first[2:].decode("utf-8", "replace").strip()
+            return f"its interpreter ({interp!r}, from its #! line) was not found"
+        return f"{exc.strerror or exc}"
+    if isinstance(exc, PermissionError) or getattr(exc, "errno", None) == errno.EACCES:
+        if os.path.isdir(path):
+            return "it is a directory, not a program"
+        return (f"not executable: make it so (chmod +x {program}) or run it through its interpreter, "
+                f"e.g. \"python3 {program}\"")
+    if getattr(exc, "errno", None) == errno.ENOEXEC:
+        return "not a program this system can run (exec format error)"
+    return str(exc)
 
 
 class EngineProcess:
@@ -192,7 +232,8 @@ class EngineProcess:
                 close_fds=True,
             )
         except (OSError, ValueError, subprocess.SubprocessError) as exc:
-            raise EngineStartError(f"{self.name}: cannot start {self.argv[0]!r}: {exc}") from exc
+            why = spawn_failure_text(self.argv[0], exc, self.cwd)
+            raise EngineStartError(f"{self.name}: cannot start {self.argv[0]!r}: {why}", why) from exc
         finally:
             if err_file is not None:
                 err_file.close()

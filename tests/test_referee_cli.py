@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from fake_engines.fakes import assert_all_gone, fake_cmd, read_pids
+from fake_engines.fakes import assert_all_gone, fake_argv, fake_cmd, read_pids
 
 REF = [sys.executable, "-m", "referee"]
 SMALL = ["--size", "7", "--win-length", "4", "--turn-ms", "300", "--tolerance-ms", "300"]
@@ -42,7 +42,7 @@ def test_match_writes_records_alternates_colours_and_summarises(tmp_path):
     assert f"engine1: {wins} wins, {4 - wins - losses} draws, {losses} losses" in p.stdout
     assert "Elo difference" in p.stdout and "LOS" in p.stdout
     assert_all_gone(read_pids(pidfile))
-    assert len(read_pids(pidfile)) == 8  # fresh processes for every game
+    assert len(read_pids(pidfile)) == 2 + 8  # the start check's two, then fresh processes for every game
 
 
 def test_display_shows_boards_and_verdicts(tmp_path):
@@ -102,7 +102,7 @@ def test_interrupt_kills_every_engine_and_records_nothing(tmp_path, sig, concurr
     proc = subprocess.Popen(REF + ["--turn-ms", "60000", "--games", "4", "--concurrency", str(concurrency),
                                    "--out", str(out), "--quiet", hang, hang],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    expected = 4 * concurrency  # per game: 2 engines, each with a child
+    expected = 2 + 4 * concurrency  # the start check (one command, once), then per game 2 engines with a child each
     try:
         end = time.monotonic() + 20
         while len(read_pids(pidfile)) < expected and time.monotonic() < end:
@@ -200,3 +200,47 @@ def test_shared_argument_types():
                     ("0x5", board_size), ("", board_size)):
         with pytest.raises(argparse.ArgumentTypeError):
             fn(bad)
+
+
+@pytest.mark.slow
+def test_an_engine_that_cannot_start_fails_the_match_before_any_game(tmp_path):
+    out = tmp_path / "m"
+    p = run(SMALL + ["--games", "4", "--out", str(out), "./no-such-engine", fake_cmd()], timeout=30)
+    assert p.returncode == 2
+    err = p.stderr.strip().splitlines()
+    assert len(err) == 1, p.stderr  # one clear message
+    assert "engine1 (./no-such-engine) cannot be started: no such file" in err[0]
+    assert "no game was played" in err[0]
+    assert "Elo" not in p.stdout and "game 1" not in p.stdout
+    assert not (out / "results.jsonl").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine,said", [
+    ([sys.executable, "-c", "import sys; sys.exit('the config file is missing')"],
+     "exited (exit status 1); its stderr ends: 'the config file is missing'"),
+    (list(fake_argv("--start-error")), "refused START: 'ERROR unsupported size'"),
+])
+def test_the_start_check_says_why(tmp_path, engine, said):
+    import shlex
+
+    p = run(SMALL + ["--games", "2", fake_cmd(), shlex.join(engine)], timeout=30)
+    assert p.returncode == 2
+    assert "engine2 (" in p.stderr and said in p.stderr and "engine1" not in p.stderr
+    assert "Elo" not in p.stdout
+
+
+@pytest.mark.slow
+def test_the_start_check_starts_a_command_given_twice_once(tmp_path):
+    from engine.rules import GameConfig
+    from referee.match import check_engines
+    from referee.seats import EngineSpec, TimeControl
+
+    pidfile = tmp_path / "pids"
+    spec = EngineSpec.parse(fake_cmd("--name", "twin", "--pidfile", str(pidfile)))
+    seats = check_engines({"engine1": spec, "engine2": spec, "engine3": EngineSpec.parse("human")},
+                          GameConfig(7, 7, 4), TimeControl())
+    assert set(seats) == {"engine1", "engine2"} and seats["engine1"] is seats["engine2"]
+    assert seats["engine1"].name == "twin" and seats["engine1"].about_answered
+    assert len(read_pids(pidfile)) == 1
+    assert_all_gone(read_pids(pidfile))

@@ -317,3 +317,31 @@ def test_kill_from_another_thread_always_wakes_the_reader():
             th.join(30)
         assert not alive and outcome == ["exited"]
         assert not running(eng.pid)
+
+
+@pytest.mark.slow
+def test_a_program_that_cannot_be_spawned_is_explained(tmp_path, monkeypatch):
+    """Each way a command can fail to spawn gets a message the user can act on."""
+    def start_error(argv, cwd=None):
+        eng = EngineProcess(argv, name="e", cwd=cwd)
+        with pytest.raises(EngineStartError) as info:
+            eng.start()
+        eng.close()
+        return str(info.value)
+
+    monkeypatch.chdir(tmp_path)
+    here = tmp_path / "pbrain-here"
+    here.write_text("#!/bin/sh\nexit 0\n")
+    here.chmod(0o755)
+    assert "not found on PATH" in start_error(["pbrain-here"]) and "./pbrain-here" in start_error(["pbrain-here"])
+    assert "command not found" in start_error(["pbrain-surely-not-installed-anywhere"])
+    assert "no such file" in start_error(["./pbrain-missing"])
+    plain = tmp_path / "engine.py"
+    plain.write_text("print('hi')\n")
+    assert "not executable" in start_error(["./engine.py"]) and "python3 ./engine.py" in start_error(["./engine.py"])
+    assert "is a directory" in start_error([str(tmp_path)])
+    orphan = tmp_path / "orphan"
+    orphan.write_text("#!/nonexistent/interpreter\n")
+    orphan.chmod(0o755)
+    assert "'/nonexistent/interpreter', from its #! line" in start_error(["./orphan"])
+    assert "working directory" in start_error(["./orphan"], cwd=str(tmp_path / "gone"))
