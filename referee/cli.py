@@ -25,7 +25,7 @@ from engine.rules import GameConfig, Rule
 from referee import display
 from referee.argtypes import board_size, nonneg_int, plies_range, positive_int
 from referee.match import MatchError, MatchSettings, run_match
-from referee.openings import load_openings, random_opening
+from referee.openings import default_random_plies, load_openings, random_opening
 from referee.seats import EngineSpec, TimeControl
 from referee.stats import Sprt
 
@@ -67,12 +67,23 @@ def build_parser() -> argparse.ArgumentParser:
                    help="time to start and answer START with OK (default 5000, not on the clock)")
     t.add_argument("--send-delay-ms", type=float, default=0,
                    help="min delay between an engine's output and our next command (Rapfi needs ~30)")
-    o = p.add_argument_group("openings")
-    o.add_argument("--openings", metavar="FILE", help="opening file (offset or pos lines)")
-    o.add_argument("--random-opening", type=plies_range, default=(0, 0), metavar="PLIES",
-                   help="random opening of PLIES stones per pair of games (LO-HI: a random count "
-                        "in that range for each pair)")
-    o.add_argument("--seed", type=int, default=1, help="seed for random openings (default 1)")
+    o = p.add_argument_group(
+        "openings", "Games are played in pairs that start from the same opening with colours swapped. "
+                    "Without any of these options an engine match starts each pair from 2-4 random "
+                    "stones near the centre (so two deterministic engines do not repeat one game), "
+                    "and a match with a human starts on the empty board.")
+    o.add_argument("--openings", metavar="FILE",
+                   help="opening file, one opening per line, as c-gomoku-cli reads them: offset lines "
+                        "('0,0, 1,-1': x,y from the centre) or pos lines ('h8i9j7': letter = column "
+                        "from a, number = row from 1)")
+    o.add_argument("--random-opening", type=plies_range, default=None, metavar="N|LO-HI",
+                   help="start each pair from N random stones near the centre (LO-HI: a count drawn "
+                        "for each pair); 0 = the empty board")
+    o.add_argument("--empty-board", action="store_true", help="start every game on the empty board "
+                                                              "(the same as --random-opening 0)")
+    o.add_argument("--seed", type=int, default=None,
+                   help="seed of the random openings (default: drawn at random and printed; give it "
+                        "back to replay the same openings)")
     r = p.add_argument_group("running and output")
     r.add_argument("--concurrency", type=positive_int, default=1, help="games played at once (default 1)")
     r.add_argument("--out", metavar="DIR", help="write game-NNNN.psq/.sgf and results.jsonl here")
@@ -98,7 +109,8 @@ def _dispatch(sub: str, argv: list[str]) -> int:
     return int(rc or 0)
 
 
-def _settings(args: argparse.Namespace, p: argparse.ArgumentParser) -> MatchSettings:
+def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool = False) -> MatchSettings:
+    """The match settings of the parsed options (``p.error`` on a bad combination)."""
     try:
         rule = Rule.parse(args.rule)
         config = GameConfig(args.size[0], args.size[1], args.win_length, rule)
@@ -106,8 +118,10 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser) -> MatchSett
         p.error(str(exc))
     if (args.resume or args.log_io) and not args.out:
         p.error("--resume and --log-io need --out DIR")
-    if args.openings and args.random_opening[1]:
-        p.error("use either --openings or --random-opening, not both")
+    if args.openings and (args.random_opening is not None or args.empty_board):
+        p.error("use one of --openings, --random-opening and --empty-board")
+    if args.empty_board and args.random_opening is not None and args.random_opening[1]:
+        p.error("use one of --openings, --random-opening and --empty-board")
     if args.turn_ms == 0 and args.match_ms == 0:
         p.error("--turn-ms 0 needs --match-ms: without any clock a silent engine would never lose")
     if args.send_delay_ms < 0:
@@ -119,9 +133,15 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser) -> MatchSett
             openings = tuple(tuple(o) for o in load_openings(text, config, args.openings))
         except (OSError, ValueError) as exc:
             p.error(f"--openings: {exc}")
-    if args.random_opening[1]:
+    if args.random_opening is not None:
+        plies = args.random_opening
+    elif args.empty_board or args.openings or human:
+        plies = (0, 0)  # a person expects the empty board, as in Piskvork; --random-opening overrides
+    else:
+        plies = default_random_plies(config)
+    if plies[1]:
         try:
-            random_opening(config, args.random_opening[1], random.Random(0))  # fits the board?
+            random_opening(config, plies[1], random.Random(0))  # fits the board?
         except ValueError as exc:
             p.error(f"--random-opening: {exc}")
     sprt = None
@@ -133,7 +153,7 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser) -> MatchSett
     return MatchSettings(
         config=config,
         tc=TimeControl(args.turn_ms, args.match_ms, args.tolerance_ms, args.start_ms),
-        games=args.games, first=args.first, openings=openings, random_plies=args.random_opening,
+        games=args.games, first=args.first, openings=openings, random_plies=plies,
         seed=args.seed, concurrency=args.concurrency, out_dir=args.out, resume=args.resume,
         log_io=args.log_io, quiet=args.quiet, sprt=sprt,
     )
@@ -148,7 +168,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_intermixed_args(argv)
     if len(args.engines) > 2:
         p.error(f"at most two engines, got {len(args.engines)}")
-    settings = _settings(args, p)
     specs = []
     for text in args.engines:
         try:
@@ -157,6 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             p.error(f"engine {text!r}: {exc}")
     while len(specs) < 2:
         specs.append(default_engine(args.send_delay_ms))
+    settings = _settings(args, p, human=any(s.is_human for s in specs))
 
     def on_term(signum, frame):  # SIGTERM ends the match like Ctrl-C: engines killed, games kept
         raise KeyboardInterrupt
@@ -174,6 +194,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(display.summary_text(outcome.name1, outcome.name2, outcome.tally, settings.sprt), flush=True)
     if outcome.results:
         print("  endings: " + display.endings_text(outcome.results), flush=True)
+    ran = outcome.settings or settings
+    if ran.random_openings:
+        print(f"  openings: {ran.openings_text()}", flush=True)
     if outcome.interrupted:
         print("referee: interrupted; finished games are kept (use --resume to continue)", file=sys.stderr)
         return 130

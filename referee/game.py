@@ -34,7 +34,8 @@ class GameResult:
     ``winner`` is ``"engine1"``, ``"engine2"`` or ``None`` (draw / interrupted);
     ``moves`` lists every stone, opening included (``opening`` = how many of them
     were placed by the referee); ``times_ms`` gives the think time of each
-    (0 for opening stones).
+    (0 for opening stones); ``seed`` is the match's random-opening seed
+    (``None`` when the openings were not random).
     """
 
     game: int
@@ -54,6 +55,7 @@ class GameResult:
     started: str = ""
     duration_s: float = 0.0
     messages: dict[str, list[str]] = field(default_factory=dict)
+    seed: int | None = None
     #: Per-move referee overhead in seconds (reply received → next command sent); not serialised.
     overhead_s: list[float] = field(default_factory=list, repr=False)
 

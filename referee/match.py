@@ -2,8 +2,11 @@
 
 Scheduling: game ``g`` (1-based) is played with engine1 as X when ``g`` is odd
 (``first=2`` flips this); games ``2j-1`` and ``2j`` share one opening with
-colours swapped.  Up to ``concurrency`` games run at once on worker threads
-(the work is waiting on pipes); results are handled on the calling thread in
+colours swapped; random openings are drawn from the match's seed and the
+game number alone, so a seed repeats a match and a resumed match keeps its
+openings (an unset seed is drawn at random, or taken from the resumed match's
+records, where every game keeps it).  Up to ``concurrency`` games run at once
+on worker threads (the work is waiting on pipes); results are handled on the calling thread in
 the order games finish: records written, ``results.jsonl`` appended and
 flushed, the tally and the SPRT updated.  Every game uses fresh engine
 processes.
@@ -25,7 +28,9 @@ reaped, running games end as ``interrupted`` and are not recorded, so
 from __future__ import annotations
 
 import concurrent.futures as cf
+import dataclasses
 import os
+import random
 import shlex
 import sys
 import tempfile
@@ -39,7 +44,7 @@ from engine.rules import Board, GameConfig
 from referee import display
 from referee.game import GameResult, MoveEvent, play_game
 from referee.process import EngineStartError, close_many
-from referee.openings import opening_for_game
+from referee.openings import describe_openings, opening_for_game, plies_bounds
 from referee.records import append_result, read_results, result_from_json, write_game_files
 from referee.seats import EngineSeat, EngineSpec, Fault, HumanSeat, ProcessRegistry, TimeControl
 from referee.stats import Sprt, Tally
@@ -60,7 +65,9 @@ class MatchSettings:
     first: int = 1
     openings: tuple[tuple[int, ...], ...] = ()
     random_plies: int | tuple[int, int] = 0  # a count, or (lo, hi): a count per pair
-    seed: int = 0
+    #: Seed of the random openings; ``None``: :func:`run_match` takes the one recorded in a
+    #: resumed match, or draws one (printed and recorded, so that ``seed=`` repeats the match).
+    seed: int | None = None
     concurrency: int = 1
     out_dir: str | None = None
     resume: bool = False
@@ -73,9 +80,19 @@ class MatchSettings:
         engine1_x = (game % 2 == 1) == (self.first == 1)
         return 1 if engine1_x else 2
 
+    @property
+    def random_openings(self) -> bool:
+        """True when games start from random stones (so the seed matters)."""
+        return not self.openings and plies_bounds(self.random_plies)[1] > 0
+
     def opening_of(self, game: int) -> list[int]:
+        """The opening stones of game number ``game`` (a seed of ``None`` counts as 0 here)."""
         return opening_for_game(game, [list(o) for o in self.openings] or None,
-                                self.random_plies, self.config, self.seed)
+                                self.random_plies, self.config, self.seed or 0)
+
+    def openings_text(self) -> str:
+        """How the games of this match start, in one line (the seed included)."""
+        return describe_openings(len(self.openings), self.random_plies, self.seed)
 
 
 @dataclass
@@ -88,6 +105,8 @@ class MatchOutcome:
     name2: str = "engine2"
     interrupted: bool = False
     sprt_decision: str | None = None
+    #: The settings the match ran with (the seed resolved).
+    settings: MatchSettings | None = None
 
 
 class MatchError(Exception):
@@ -199,6 +218,23 @@ def _prior_results(settings: MatchSettings) -> dict[int, GameResult]:
     return out
 
 
+def _resolve_seed(settings: MatchSettings, prior: dict[int, GameResult]) -> MatchSettings:
+    """Fix the random openings' seed: the given one, a resumed match's, or a new random one."""
+    if not settings.random_openings:
+        return settings
+    recorded = {r.seed for r in prior.values() if r.seed is not None}
+    if settings.seed is not None:
+        if recorded and recorded != {settings.seed}:
+            raise MatchError(f"the games in {settings.out_dir} were played with --seed {min(recorded)}: "
+                             f"resume with that seed, or without --seed")
+        return settings
+    if len(recorded) > 1:
+        raise MatchError(f"the games in {settings.out_dir} were played with several seeds: give --seed")
+    # A short seed is easy to type back; a million openings sequences are plenty.
+    seed = recorded.pop() if recorded else random.SystemRandom().randrange(1, 1_000_000)
+    return dataclasses.replace(settings, seed=seed)
+
+
 def run_match(
     spec1: EngineSpec,
     spec2: EngineSpec,
@@ -215,9 +251,10 @@ def run_match(
     registry = registry if registry is not None else ProcessRegistry()
     cfg = settings.config
     prior = _prior_results(settings)
+    settings = _resolve_seed(settings, prior)
     if settings.out_dir:
         Path(settings.out_dir).mkdir(parents=True, exist_ok=True)
-    outcome = MatchOutcome(Tally(), name1=spec1.label, name2=spec2.label)
+    outcome = MatchOutcome(Tally(), name1=spec1.label, name2=spec2.label, settings=settings)
     for g in sorted(prior):
         if g <= settings.games:
             _count(outcome, prior[g])
@@ -267,6 +304,7 @@ def run_match(
                           on_move=on_move if show_moves else None,
                           on_start=(lambda xn, on: say(display.game_header(g, settings.games, xn, on)))
                           if show_moves else None)
+            r.seed = settings.seed if settings.random_openings else None
             for tag, s in zip(("engine1", "engine2"), seats):
                 if not s.is_human and s.proc.pid is not None and r.termination != "start_failed" \
                         and not s.about_answered:
@@ -304,6 +342,7 @@ def run_match(
                                            registry=registry, stop=stop).items():
                 if not seat.about_answered:
                     no_about.add(tag)  # the check waited for ABOUT already: the games need not
+            say(f"openings: {settings.openings_text()}")
         if workers == 1:
             for g in todo:
                 if stop.is_set() or finish(one_game(g)):

@@ -13,6 +13,8 @@ from fake_engines.fakes import assert_all_gone, fake_argv, fake_cmd, read_pids
 
 REF = [sys.executable, "-m", "referee"]
 SMALL = ["--size", "7", "--win-length", "4", "--turn-ms", "300", "--tolerance-ms", "300"]
+# For tests whose verdicts depend on the exact game: the seeded fakes then always play the same one.
+EMPTY = ["--empty-board"]
 
 
 def run(args, timeout=60):
@@ -46,7 +48,7 @@ def test_match_writes_records_alternates_colours_and_summarises(tmp_path):
 
 
 def test_display_shows_boards_and_verdicts(tmp_path):
-    p = run(SMALL + ["--games", "1", fake_cmd("--name", "A", "--seed", "1"),
+    p = run(SMALL + EMPTY + ["--games", "1", fake_cmd("--name", "A", "--seed", "1"),
                      fake_cmd("--name", "B", "--crash-at", "2")])
     assert p.returncode == 0, p.stderr
     assert "=== game 1/1: X A  vs  O B" in p.stdout
@@ -179,7 +181,8 @@ def test_an_engine_silent_to_about_costs_the_wait_only_once(tmp_path):
 def test_send_delay_option_reaches_the_engines(tmp_path):
     out = tmp_path / "m"
     rapfi_like = fake_cmd("--drop-ms", "100")
-    args = ["--size", "5", "--win-length", "3", "--games", "2", "--out", str(out), "--quiet", rapfi_like, rapfi_like]
+    args = ["--size", "5", "--win-length", "3", "--games", "2", "--out", str(out), "--quiet", *EMPTY,
+            rapfi_like, rapfi_like]  # the empty board: an opening could let a side win before a command is dropped
     p = run(args)
     assert p.returncode == 0, p.stderr
     assert {g["termination"] for g in results(out)} == {"bad_output"}  # commands dropped without a delay
@@ -244,3 +247,84 @@ def test_the_start_check_starts_a_command_given_twice_once(tmp_path):
     assert seats["engine1"].name == "twin" and seats["engine1"].about_answered
     assert len(read_pids(pidfile)) == 1
     assert_all_gone(read_pids(pidfile))
+
+
+def _settings_of(*argv):
+    from referee.cli import _settings, build_parser
+
+    p = build_parser()
+    args = p.parse_intermixed_args(list(argv))
+    return _settings(args, p, human="human" in args.engines)
+
+
+def test_opening_defaults_random_for_engines_empty_for_a_human():
+    assert _settings_of("a", "b").random_plies == (2, 4)
+    assert _settings_of("a", "b").seed is None  # drawn by run_match, printed and recorded
+    assert _settings_of("human", "b").random_plies == (0, 0)
+    assert _settings_of("human", "b", "--random-opening", "3").random_plies == (3, 3)
+    assert _settings_of("a", "b", "--random-opening", "0").random_plies == (0, 0)
+    assert _settings_of("a", "b", "--empty-board").random_plies == (0, 0)
+    assert _settings_of("a", "b", "--seed", "9").seed == 9
+    assert not _settings_of("a", "b", "--empty-board").random_openings
+
+
+@pytest.mark.parametrize("args", [["--openings", "x", "--empty-board"], ["--openings", "x", "--random-opening", "2"],
+                                  ["--empty-board", "--random-opening", "2"]])
+def test_opening_options_exclude_each_other(args):
+    with pytest.raises(SystemExit):
+        _settings_of("a", "b", *args)
+
+
+def _moves(out):
+    return {g["game"]: g["moves"] for g in results(out)}
+
+
+@pytest.mark.slow
+def test_default_openings_vary_the_games_and_the_printed_seed_repeats_them(tmp_path):
+    import re
+
+    engines = [fake_cmd("--seed", "1"), fake_cmd("--seed", "2")]  # deterministic: same position, same move
+    p = run(SMALL + ["--games", "4", "--out", str(tmp_path / "a"), *engines])
+    assert p.returncode == 0, p.stderr
+    seed = int(re.search(r"openings: random, 2-4 stones .* seed (\d+) \(--seed \1 repeats them\)", p.stdout).group(1))
+    games = sorted(results(tmp_path / "a"), key=lambda g: g["game"])
+    assert all(g["seed"] == seed and 2 <= g["opening"] <= 4 for g in games)
+    for a, b in ((0, 1), (2, 3)):  # a pair shares its opening, colours swapped
+        n = games[a]["opening"]
+        assert games[a]["moves"][:n] == games[b]["moves"][:n] and games[a]["first"] != games[b]["first"]
+    p = run(SMALL + ["--games", "4", "--out", str(tmp_path / "b"), "--seed", str(seed), *engines])
+    assert p.returncode == 0, p.stderr
+    assert _moves(tmp_path / "b") == _moves(tmp_path / "a")  # the same match again
+    p = run(SMALL + ["--games", "4", "--out", str(tmp_path / "c"), "--seed", "3", *engines])
+    moves = _moves(tmp_path / "c")
+    assert moves[1] != moves[3] and moves[2] != moves[4]  # seed 3: pairs start differently
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("flag", [["--random-opening", "0"], ["--empty-board"]])
+def test_the_empty_board_can_be_asked_for(tmp_path, flag):
+    out = tmp_path / "m"
+    p = run(SMALL + ["--games", "4", "--out", str(out), *flag, fake_cmd("--seed", "1"), fake_cmd("--seed", "2")])
+    assert p.returncode == 0, p.stderr
+    assert "seed" not in p.stdout
+    games = results(out)
+    assert all(g["opening"] == 0 and g["seed"] is None for g in games)
+    moves = _moves(out)
+    assert moves[1] == moves[3]  # deterministic engines, same colours, same board: the same game
+
+
+@pytest.mark.slow
+def test_resume_keeps_the_recorded_seed(tmp_path):
+    out = tmp_path / "m"
+    engines = [fake_cmd("--seed", "1"), fake_cmd("--seed", "2")]
+    assert run(SMALL + ["--games", "2", "--out", str(out), "--quiet", *engines]).returncode == 0
+    seed = results(out)[0]["seed"]
+    p = run(SMALL + ["--games", "4", "--out", str(out), "--quiet", "--resume", "--seed", str(seed + 1), *engines])
+    assert p.returncode == 2 and f"--seed {seed}" in p.stderr
+    p = run(SMALL + ["--games", "4", "--out", str(out), "--quiet", "--resume", *engines])
+    assert p.returncode == 0, p.stderr
+    games = sorted(results(out), key=lambda g: g["game"])
+    assert [g["seed"] for g in games] == [seed] * 4
+    n = games[2]["opening"]
+    assert games[2]["moves"][:n] == games[3]["moves"][:n]  # the resumed pair shares its opening
+    assert f"seed {seed}" in p.stdout  # the summary names it
