@@ -89,7 +89,12 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--out", metavar="DIR", help="write game-NNNN.psq/.sgf and results.jsonl here")
     r.add_argument("--resume", action="store_true", help="continue the match recorded in --out")
     r.add_argument("--log-io", action="store_true", help="write each game's protocol I/O (needs --out)")
-    r.add_argument("--quiet", action="store_true", help="print only the final summary")
+    r.add_argument("--display", choices=display.DISPLAYS, default=None,
+                   help="what to print as games go: 'board' = the board after every move (the default "
+                        "with a human), 'moves' = one line per move and the final board (the default "
+                        "otherwise), 'games' = each game's final board and verdict, 'none' = only the "
+                        "summary. Final boards show the winning line in lower case")
+    r.add_argument("--quiet", action="store_true", help="print only the final summary (= --display none)")
     r.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"), help="stop when the SPRT decides")
     r.add_argument("--alpha", type=float, default=0.05, help="SPRT alpha (default 0.05)")
     r.add_argument("--beta", type=float, default=0.05, help="SPRT beta (default 0.05)")
@@ -144,6 +149,9 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool 
             random_opening(config, plies[1], random.Random(0))  # fits the board?
         except ValueError as exc:
             p.error(f"--random-opening: {exc}")
+    shown = args.display or ("board" if human else "moves")
+    if shown == "board" and args.concurrency > 1 and not human and not args.quiet:
+        p.error("--display board shows one game at a time: use --concurrency 1, or --display moves")
     sprt = None
     if args.sprt:
         try:
@@ -155,7 +163,7 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool 
         tc=TimeControl(args.turn_ms, args.match_ms, args.tolerance_ms, args.start_ms),
         games=args.games, first=args.first, openings=openings, random_plies=plies,
         seed=args.seed, concurrency=args.concurrency, out_dir=args.out, resume=args.resume,
-        log_io=args.log_io, quiet=args.quiet, sprt=sprt,
+        log_io=args.log_io, quiet=args.quiet, sprt=sprt, display=shown,
     )
 
 
@@ -191,9 +199,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     finally:
         signal.signal(signal.SIGTERM, old)
-    print(display.summary_text(outcome.name1, outcome.name2, outcome.tally, settings.sprt), flush=True)
+    print(display.summary_text(outcome.name1, outcome.name2, outcome.tally, settings.sprt, outcome.labels),
+          flush=True)
     if outcome.results:
-        print("  endings: " + display.endings_text(outcome.results), flush=True)
+        print("  endings: " + display.endings_text(outcome.results, outcome.labels), flush=True)
     ran = outcome.settings or settings
     if ran.random_openings:
         print(f"  openings: {ran.openings_text()}", flush=True)

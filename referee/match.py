@@ -72,8 +72,15 @@ class MatchSettings:
     out_dir: str | None = None
     resume: bool = False
     log_io: bool = False
-    quiet: bool = False
+    quiet: bool = False  # the same as display="none"
     sprt: Sprt | None = None
+    #: What is printed as games go: one of :data:`referee.display.DISPLAYS`.
+    display: str = "moves"
+
+    @property
+    def shown(self) -> str:
+        """The display in effect (``quiet`` wins)."""
+        return "none" if self.quiet else self.display
 
     def first_of(self, game: int) -> int:
         """Which engine (1 or 2) plays X in game number ``game``."""
@@ -107,6 +114,8 @@ class MatchOutcome:
     sprt_decision: str | None = None
     #: The settings the match ran with (the seed resolved).
     settings: MatchSettings | None = None
+    #: How engine1 and engine2 are called in text: ``engine1``/``engine2``, or a human's name.
+    labels: tuple[str, str] = ("engine1", "engine2")
 
 
 class MatchError(Exception):
@@ -266,27 +275,42 @@ def run_match(
             todo = []  # a resumed match whose SPRT had already decided
     human = spec1.is_human or spec2.is_human
     workers = 1 if human else max(1, settings.concurrency)
-    show_moves = not settings.quiet and workers == 1
+    mode = settings.shown
+    if mode == "board" and workers > 1:
+        mode = "moves"  # boards of simultaneous games would interleave line by line
+    per_move = mode in ("board", "moves")
+    labels = tuple(spec.label if spec.is_human else tag for spec, tag in ((spec1, "engine1"), (spec2, "engine2")))
+    outcome.labels = labels
     t0 = time.monotonic()
     lock = threading.Lock()  # serialises the per-move display (worker threads may print it)
 
     def say(text: str) -> None:
-        if not settings.quiet:
-            print(text, file=out, flush=True)
+        if mode != "none":
+            with lock:
+                print(text, file=out, flush=True)
 
     no_about: set[str] = set()  # tags of engines that did not answer ABOUT: later games do not wait
 
     def make_seat(spec: EngineSpec, tag: str, log, stderr_path, log_t0: float):
         if spec.is_human:
-            return HumanSeat(input_fn=input_fn, output=out, show_board=settings.quiet)
+            # the person needs the board before each move unless every move's board is shown anyway
+            return HumanSeat(name=spec.label, input_fn=input_fn, output=out, show_board=mode != "board")
         return EngineSeat(spec, log=log, stderr_path=stderr_path, registry=registry, stop=stop,
                           tag=tag, log_t0=log_t0, about_wait=tag not in no_about)
 
     def on_move(ev: MoveEvent) -> None:
         with lock:
-            print(f"game {ev.game} move {ev.board.stone_count}: {ev.seat_name} "
-                  f"({'X' if ev.player == 1 else 'O'}) {ev.x},{ev.y}  {ev.ms} ms", file=out)
-            print(display.board_text(ev.board, ev.board.history[-1]), file=out, flush=True)
+            print(display.move_line(ev), file=out, flush=mode != "board")
+            if mode == "board":
+                text = (display.final_board_text(ev.board) if ev.board.winner is not None
+                        else display.board_text(ev.board, ev.board.history[-1]))
+                print(text, file=out, flush=True)
+
+    def header(g: int, names: tuple[str, str], first: int) -> str:
+        x, o = (0, 1) if first == 1 else (1, 0)
+        opening = [cfg.xy(m) for m in settings.opening_of(g)]
+        return display.game_header(g, settings.games, display.who(names[x], labels[x]),
+                                   display.who(names[o], labels[o]), cfg, opening)
 
     def one_game(g: int) -> GameResult:
         log = None
@@ -299,11 +323,14 @@ def run_match(
             now = time.monotonic()
             seats = [make_seat(spec1, "engine1", log, err1, now), make_seat(spec2, "engine2", log, err2, now)]
             first = settings.first_of(g)
+
+            def on_start(x_name: str, o_name: str) -> None:
+                say(header(g, (seats[0].name, seats[1].name), first))
+
             r = play_game(seats, game=g, first=first, config=cfg, tc=settings.tc,
                           opening=settings.opening_of(g), stop=stop,
-                          on_move=on_move if show_moves else None,
-                          on_start=(lambda xn, on: say(display.game_header(g, settings.games, xn, on)))
-                          if show_moves else None)
+                          on_move=on_move if per_move else None,
+                          on_start=on_start if per_move else None)
             r.seed = settings.seed if settings.random_openings else None
             for tag, s in zip(("engine1", "engine2"), seats):
                 if not s.is_human and s.proc.pid is not None and r.termination != "start_failed" \
@@ -322,14 +349,13 @@ def run_match(
             write_game_files(settings.out_dir, r)
             append_result(Path(settings.out_dir) / RESULTS_FILE, r)
         _count(outcome, r)
-        if not settings.quiet:
-            if not show_moves:
-                x_name, o_name = (r.engine1, r.engine2) if r.first == 1 else (r.engine2, r.engine1)
-                say(display.game_header(r.game, settings.games, x_name, o_name))
-                board = _final_board(cfg, r)
-                say(display.board_text(board, board.history[-1] if board.history else None))
-            say(display.verdict_text(r))
-            say(display.progress_line(outcome.tally, settings.games, time.monotonic() - t0))
+        if mode != "none":
+            if not per_move:
+                say(header(r.game, (r.engine1, r.engine2), r.first))
+            if mode != "board" and r.moves:  # (board mode has just shown it)
+                say(display.final_board_text(_final_board(cfg, r)))
+            say(display.verdict_text(r, labels))
+            say(display.progress_line(outcome.tally, settings.games, time.monotonic() - t0, labels[0]))
         if settings.sprt is not None:
             t = outcome.tally
             outcome.sprt_decision = settings.sprt.state(t.wins, t.draws, t.losses).decision
@@ -338,10 +364,17 @@ def run_match(
 
     try:
         if todo:
-            for tag, seat in check_engines({"engine1": spec1, "engine2": spec2}, cfg, settings.tc,
-                                           registry=registry, stop=stop).items():
+            checked = check_engines({"engine1": spec1, "engine2": spec2}, cfg, settings.tc,
+                                    registry=registry, stop=stop)
+            for tag, seat in checked.items():
                 if not seat.about_answered:
                     no_about.add(tag)  # the check waited for ABOUT already: the games need not
+            names = [spec1.label, spec2.label]
+            for i, tag in enumerate(("engine1", "engine2")):
+                if tag in checked:
+                    names[i] = checked[tag].name  # what ABOUT said
+            say(display.match_banner((names[0], names[1]), labels, settings.games, cfg,
+                                     display.clock_text(settings.tc)))
             say(f"openings: {settings.openings_text()}")
         if workers == 1:
             for g in todo:

@@ -51,7 +51,8 @@ def test_display_shows_boards_and_verdicts(tmp_path):
     p = run(SMALL + EMPTY + ["--games", "1", fake_cmd("--name", "A", "--seed", "1"),
                      fake_cmd("--name", "B", "--crash-at", "2")])
     assert p.returncode == 0, p.stderr
-    assert "=== game 1/1: X A  vs  O B" in p.stdout
+    assert "=== game 1/1: X A (engine1)  vs  O B (engine2)" in p.stdout
+    assert "7x7, four or more in a row (freestyle)" in p.stdout
     assert "   0 1 2 3 4 5 6" in p.stdout  # board with coordinates
     assert "game 1: A (engine1) wins by crash" in p.stdout
     assert "endings: crash 1 (engine2 at fault)" in p.stdout
@@ -328,3 +329,38 @@ def test_resume_keeps_the_recorded_seed(tmp_path):
     n = games[2]["opening"]
     assert games[2]["moves"][:n] == games[3]["moves"][:n]  # the resumed pair shares its opening
     assert f"seed {seed}" in p.stdout  # the summary names it
+
+
+@pytest.mark.slow
+def test_display_modes(tmp_path):
+    engines = [fake_cmd("--name", "A", "--seed", "1"), fake_cmd("--name", "B", "--seed", "2")]
+    board_head = "   0 1 2 3 4 5 6"
+    common = SMALL + EMPTY + ["--games", "2", *engines]
+    shown = {}
+    for mode in ("board", "moves", "games", "none"):
+        p = run(common + ["--display", mode])
+        assert p.returncode == 0, p.stderr
+        shown[mode] = p.stdout
+    import re
+
+    def move_lines(text):
+        return len(re.findall(r"^game \d move \d+: ", text, re.M))
+
+    moves = move_lines(shown["moves"])
+    assert moves > 10 and move_lines(shown["board"]) == moves  # one line per move in both
+    assert shown["board"].count(board_head) == moves  # a board after every move
+    assert shown["moves"].count(board_head) == 2  # only the final boards
+    assert move_lines(shown["games"]) == 0 and shown["games"].count(board_head) == 2
+    for mode in ("board", "moves", "games"):
+        out = shown[mode]
+        assert "=== game 1/2: X A (engine1)  vs  O B (engine2)" in out and "game 2: " in out
+        assert out.count("(lower case: the winning line)") == out.count("by line after")
+    assert shown["none"].splitlines()[0] == "A (engine1) vs B (engine2): 2 games"
+    assert board_head not in shown["none"] and "game 1" not in shown["none"]
+    p = run(common + ["--quiet"])
+    assert p.stdout == shown["none"]
+
+
+def test_board_display_needs_one_game_at_a_time():
+    p = run(["--display", "board", "--concurrency", "2", "a", "b"], timeout=30)
+    assert p.returncode == 2 and "--display board shows one game at a time" in p.stderr
