@@ -206,8 +206,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ran = outcome.settings or settings
     if ran.random_openings:
         print(f"  openings: {ran.openings_text()}", flush=True)
+    if outcome.ended_by is not None:
+        print(f"referee: {outcome.ended_by} ended the match after {outcome.tally.games} of {settings.games} games",
+              file=sys.stderr)
     if outcome.interrupted:
-        print("referee: interrupted; finished games are kept (use --resume to continue)", file=sys.stderr)
+        if settings.out_dir:  # only then is anything kept
+            print(f"referee: interrupted; finished games are kept in {settings.out_dir} "
+                  "(run the same command with --resume to continue)", file=sys.stderr)
+        else:
+            print("referee: interrupted", file=sys.stderr)
         return 130
     return 0
 

@@ -170,5 +170,6 @@ def endings_text(results, labels: tuple[str, str] = ("engine1", "engine2")) -> s
     parts = []
     for term, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         losers = faulty.get(term)
-        parts.append(f"{term} {n}" + (f" ({' and '.join(sorted(losers))} at fault)" if losers else ""))
+        how = "resigned" if term == "resign" else "at fault"  # giving up is no fault
+        parts.append(f"{term} {n}" + (f" ({' and '.join(sorted(losers))} {how})" if losers else ""))
     return ", ".join(parts)

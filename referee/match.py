@@ -116,6 +116,8 @@ class MatchOutcome:
     settings: MatchSettings | None = None
     #: How engine1 and engine2 are called in text: ``engine1``/``engine2``, or a human's name.
     labels: tuple[str, str] = ("engine1", "engine2")
+    #: The name of the human who ended the match (``quit`` or end of input), if one did.
+    ended_by: str | None = None
 
 
 class MatchError(Exception):
@@ -332,6 +334,9 @@ def run_match(
                           on_move=on_move if per_move else None,
                           on_start=on_start if per_move else None)
             r.seed = settings.seed if settings.random_openings else None
+            for s in seats:
+                if getattr(s, "quit_requested", False):
+                    outcome.ended_by = s.name  # this game is recorded; no other starts
             for tag, s in zip(("engine1", "engine2"), seats):
                 if not s.is_human and s.proc.pid is not None and r.termination != "start_failed" \
                         and not s.about_answered:
@@ -378,7 +383,7 @@ def run_match(
             say(f"openings: {settings.openings_text()}")
         if workers == 1:
             for g in todo:
-                if stop.is_set() or finish(one_game(g)):
+                if stop.is_set() or finish(one_game(g)) or outcome.ended_by is not None:
                     break
         else:
             with cf.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="game") as pool:

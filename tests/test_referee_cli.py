@@ -1,6 +1,7 @@
 """The ``referee`` command line end to end, with fake engines (each run bounded by a timeout)."""
 
 import importlib.util
+import io
 import json
 import signal
 import subprocess
@@ -153,20 +154,67 @@ def test_human_plays_in_a_terminal(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     child = pexpect.spawn(REF[0], REF[1:] + ["--size", "3", "--win-length", "3", "--games", "1", "human",
                                              fake_cmd("--seed", "4")], timeout=20, encoding="utf-8")
+    child.logfile_read = seen = io.StringIO()
     try:
-        child.expect(r"human \(X\) move x,y: ")
+        child.expect(r"human \(X\) move, or 'help': ")
         child.sendline("nonsense")
         child.expect("please type two numbers")
-        cells = iter(f"{x},{y}" for y in range(3) for x in range(3))
+        cells = iter(f"{x},{y}" if (x + y) % 2 else f"{x} {y}" for y in range(3) for x in range(3))
         while True:
-            i = child.expect([r"move x,y: ", r"game 1: .*"])
+            i = child.expect([r"move, or 'help': ", r"game 1: .*"])
             if i == 1:
                 break
             child.sendline(next(cells))
         child.expect(pexpect.EOF)
+        text = seen.getvalue()
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
+    assert "human vs fake (engine2): 1 game" in text and "engine1" not in text
+
+
+@pytest.mark.slow
+def test_end_of_input_ends_a_human_match_cleanly(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(REF[0], REF[1:] + SMALL + ["--games", "3", "human", fake_cmd("--seed", "4")],
+                          timeout=20, encoding="utf-8")
+    child.logfile_read = seen = io.StringIO()
+    try:
+        child.expect(r"human \(X\) move, or 'help': ")
+        child.sendline("3 3")
+        child.expect(r"human \(X\) move, or 'help': ")
+        child.sendeof()  # Ctrl-D
+        child.expect(pexpect.EOF)
+        text = seen.getvalue()
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    assert "end of input: human resigns this game and the match ends" in text
+    assert "game 1: fake (engine2) wins by resign" in text and "game 2" not in text
+    assert "human vs fake (engine2): 1 game" in text and "human: 0 wins, 0 draws, 1 losses" in text
+    assert "human ended the match after 1 of 3 games" in text
+    assert "--resume" not in text  # nothing was written, so nothing can be resumed
+
+
+@pytest.mark.slow
+def test_an_interrupt_without_out_does_not_promise_kept_games(tmp_path):
+    pidfile = tmp_path / "pids"
+    hang = fake_cmd("--hang-at", "1", "--pidfile", str(pidfile))
+    proc = subprocess.Popen(REF + ["--turn-ms", "60000", "--games", "2", "--quiet", hang, hang],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.monotonic() + 20
+        while len(read_pids(pidfile)) < 3 and time.monotonic() < end:  # the check's, then the game's
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=15)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130
+    assert err.strip().splitlines()[-1] == "referee: interrupted"
+    assert_all_gone(read_pids(pidfile))
 
 
 def test_an_engine_silent_to_about_costs_the_wait_only_once(tmp_path):
