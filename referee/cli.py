@@ -5,10 +5,14 @@
     referee script ...     (scripted protocol session, referee.script)
 
 Each ENGINE is one command line as a single string (split like a shell would,
-but run without a shell), or ``human``.  A missing ENGINE is this project's
-own brain, ``python -m protocol``.  Exit status: 0 when the match ran, 2 for a
-usage error, 130 when interrupted (Ctrl-C / SIGTERM; finished games are kept
-and ``--resume`` continues).
+but run without a shell), or ``human`` (``human:NAME``).  A missing ENGINE is
+this project's brain, ``pbrain-mcts`` (run as ``python -m protocol`` with the
+interpreter running the referee, so it is the same install).  Before the first
+game every engine is started once; one that cannot start ends the match with
+one message.  Exit status: 0 when the match ran (a human's ``quit`` included),
+2 for a usage error or an engine that cannot start, 130 when interrupted
+(Ctrl-C / SIGTERM; with ``--out`` finished games are kept and ``--resume``
+continues).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import importlib
 import random
 import signal
 import sys
+import textwrap
 from pathlib import Path
 from typing import Sequence
 
@@ -35,43 +40,80 @@ SUBCOMMANDS = {"check": "referee.check", "script": "referee.script"}
 
 
 def default_engine(send_delay_ms: float = 0) -> EngineSpec:
-    """This project's own brain, run with the current interpreter."""
+    """This project's brain, ``pbrain-mcts``, run with the current interpreter (the same install)."""
     return EngineSpec((sys.executable, "-m", "protocol"), "pbrain-mcts", send_delay_ms)
 
 
+EPILOG = """\
+examples:
+  referee                                 pbrain-mcts against itself, 2 games
+  referee ./pbrain-mine --games 100 --concurrency 2 --out runs/a
+                                          your engine against pbrain-mcts, recorded
+  referee human --size 9 --win-length 4   you against pbrain-mcts, 9x9, four in a row
+  referee ./pbrain-a ./pbrain-b --games 1000 --sprt 0 10 --display none
 
+a human types a move as column and row numbers, "7,7" or "7 7"; 'help', 'undo'
+(take back your move and the reply), 'resign' (this game), 'quit' or Ctrl-D
+(resign and end the match).
+
+exit status: 0 match played, 2 usage error or an engine that cannot start,
+130 interrupted (with --out, finished games are kept: --resume continues).
+"""
+
+
+def _wrap(text: str, width: int = 79) -> str:
+    # The raw formatter (which keeps the epilog's layout) does not wrap: wrap here.
+    return textwrap.fill(text, width=width)
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``referee`` option parser (the subcommands have their own)."""
     p = argparse.ArgumentParser(
         prog="referee",
-        description="Play games between two Gomocup engines (or 'human'), adjudicated by the referee "
-                    "with its own board and clock. Subcommands: 'referee check ...', 'referee script ...'.",
+        description=_wrap(
+            "Play a match between two Gomocup engines, or an engine and you, on any board size "
+            "and win length. The referee keeps its own board and clock, gives every game a "
+            "verdict, and ends with wins/draws/losses, Elo, LOS and (optionally) an SPRT. Also: "
+            "'referee check ENGINE' (protocol conformance checks) and 'referee script FILE "
+            "ENGINE' (replay a scripted session)."),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("engines", nargs="*", metavar="ENGINE",
-                   help="engine command line (one quoted string) or 'human'; default: python -m protocol")
+                   help="an engine's command line as one quoted string (e.g. \"./pbrain-x --fast\"), "
+                        "or 'human' (or human:NAME) to play yourself; a missing ENGINE is this "
+                        "project's brain, pbrain-mcts")
     g = p.add_argument_group("game")
-    g.add_argument("--size", type=board_size, default=(15, 15), help="board size N or WxH (default 15)")
+    g.add_argument("--size", type=board_size, default=(15, 15), metavar="N|WxH",
+                   help="board size (default 15)")
     g.add_argument("--win-length", type=positive_int, default=5, metavar="K",
                    help="stones in a row to win (default 5)")
-    g.add_argument("--rule", default="freestyle", help="freestyle | exact | caro (or a Gomocup bitmask)")
-    g.add_argument("--games", type=positive_int, default=2, help="number of games (default 2)")
+    g.add_argument("--rule", default="freestyle",
+                   help="freestyle (K or more in a row wins; the default), exact (exactly K: longer "
+                        "lines do not win), caro (K or more, but not exactly K blocked at both ends), "
+                        "or a Gomocup rule bitmask (0, 1, 8)")
+    g.add_argument("--games", type=positive_int, default=2, metavar="N",
+                   help="number of games (default 2; an even number plays every opening with both colours)")
     g.add_argument("--first", type=int, choices=(1, 2), default=1,
-                   help="which engine moves first in game 1; colours alternate (default 1)")
+                   help="which ENGINE plays X, the first move, in game 1; colours alternate (default 1)")
     t = p.add_argument_group("time")
-    t.add_argument("--turn-ms", type=nonneg_int, default=1000, help="time per move in ms (default 1000; 0 = none)")
-    t.add_argument("--match-ms", type=nonneg_int, default=0, help="time per game and side in ms (0 = none)")
-    t.add_argument("--tolerance-ms", type=nonneg_int, default=1000,
-                   help="grace added before a move is late, like Piskvork's tolerance (default 1000)")
-    t.add_argument("--start-ms", type=positive_int, default=5000,
-                   help="time to start and answer START with OK (default 5000, not on the clock)")
-    t.add_argument("--send-delay-ms", type=float, default=0,
-                   help="min delay between an engine's output and our next command (Rapfi needs ~30)")
-    o = p.add_argument_group(
-        "openings", "Games are played in pairs that start from the same opening with colours swapped. "
-                    "Without any of these options an engine match starts each pair from 2-4 random "
-                    "stones near the centre (so two deterministic engines do not repeat one game), "
-                    "and a match with a human starts on the empty board.")
+    t.add_argument("--turn-ms", type=nonneg_int, default=1000, metavar="MS",
+                   help="time per move (default 1000; 0 = no limit per move, needs --match-ms)")
+    t.add_argument("--match-ms", type=nonneg_int, default=0, metavar="MS",
+                   help="time per game for each side (default 0 = none)")
+    t.add_argument("--tolerance-ms", type=nonneg_int, default=1000, metavar="MS",
+                   help="extra time before a move counts as late, like Piskvork's tolerance (default 1000)")
+    t.add_argument("--start-ms", type=positive_int, default=5000, metavar="MS",
+                   help="how long an engine may take to start and answer START (default 5000; not on "
+                        "its clock)")
+    t.add_argument("--send-delay-ms", type=float, default=0, metavar="MS",
+                   help="wait at least MS after an engine's last output before sending it the next "
+                        "command (default 0; Rapfi drops commands sent too soon and needs about 30)")
+    o = p.add_argument_group("openings", _wrap(
+        "Games are played in pairs that start from the same opening with colours swapped. "
+        "Without any of these options an engine match starts each pair from 2-4 random stones "
+        "near the centre (so two deterministic engines do not repeat one game), and a match with "
+        "a human starts on the empty board.", width=77))
     o.add_argument("--openings", metavar="FILE",
                    help="opening file, one opening per line, as c-gomoku-cli reads them: offset lines "
                         "('0,0, 1,-1': x,y from the centre) or pos lines ('h8i9j7': letter = column "
@@ -85,19 +127,26 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seed of the random openings (default: drawn at random and printed; give it "
                         "back to replay the same openings)")
     r = p.add_argument_group("running and output")
-    r.add_argument("--concurrency", type=positive_int, default=1, help="games played at once (default 1)")
-    r.add_argument("--out", metavar="DIR", help="write game-NNNN.psq/.sgf and results.jsonl here")
-    r.add_argument("--resume", action="store_true", help="continue the match recorded in --out")
-    r.add_argument("--log-io", action="store_true", help="write each game's protocol I/O (needs --out)")
+    r.add_argument("--concurrency", type=positive_int, default=1, metavar="N",
+                   help="games played at once (default 1; a human plays one at a time)")
+    r.add_argument("--out", metavar="DIR",
+                   help="record each game as it ends: DIR/game-NNNN.psq (Piskvork) and .sgf, and a "
+                        "line in DIR/results.jsonl")
+    r.add_argument("--resume", action="store_true",
+                   help="continue the match recorded in --out DIR (finished games are not replayed)")
+    r.add_argument("--log-io", action="store_true",
+                   help="also write each game's protocol exchange and the engines' stderr into --out DIR")
     r.add_argument("--display", choices=display.DISPLAYS, default=None,
                    help="what to print as games go: 'board' = the board after every move (the default "
                         "with a human), 'moves' = one line per move and the final board (the default "
                         "otherwise), 'games' = each game's final board and verdict, 'none' = only the "
                         "summary. Final boards show the winning line in lower case")
     r.add_argument("--quiet", action="store_true", help="print only the final summary (= --display none)")
-    r.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"), help="stop when the SPRT decides")
-    r.add_argument("--alpha", type=float, default=0.05, help="SPRT alpha (default 0.05)")
-    r.add_argument("--beta", type=float, default=0.05, help="SPRT beta (default 0.05)")
+    r.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
+                   help="stop early once a sequential probability ratio test decides between engine1 "
+                        "being ELO0 and ELO1 Elo stronger than engine2 (e.g. --sprt 0 10)")
+    r.add_argument("--alpha", type=float, default=0.05, help="SPRT false-positive rate (default 0.05)")
+    r.add_argument("--beta", type=float, default=0.05, help="SPRT false-negative rate (default 0.05)")
     return p
 
 

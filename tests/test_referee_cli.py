@@ -412,3 +412,15 @@ def test_display_modes(tmp_path):
 def test_board_display_needs_one_game_at_a_time():
     p = run(["--display", "board", "--concurrency", "2", "a", "b"], timeout=30)
     assert p.returncode == 2 and "--display board shows one game at a time" in p.stderr
+
+
+def test_help_describes_the_real_defaults():
+    from referee.cli import build_parser
+
+    text = " ".join(build_parser().format_help().split())
+    assert "python -m protocol" not in text
+    assert "a missing ENGINE is this project's brain, pbrain-mcts" in text
+    assert "seed of the random openings (default: drawn at random and printed" in text
+    assert "2-4 random stones near the centre" in text and "--empty-board" in text
+    assert "'moves' = one line per move and the final board (the default otherwise)" in text
+    assert "'undo'" in text and "Ctrl-D" in text and "exit status" in text
