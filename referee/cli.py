@@ -112,8 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     o = p.add_argument_group("openings", _wrap(
         "Games are played in pairs that start from the same opening with colours swapped. "
         "Without any of these options an engine match starts each pair from 2-4 random stones "
-        "near the centre (so two deterministic engines do not repeat one game), and a match with "
-        "a human starts on the empty board.", width=77))
+        "near the centre (2 when fewer than five in a row win), so two deterministic engines do "
+        "not repeat one game, and a match with a human starts on the empty board.", width=77))
     o.add_argument("--openings", metavar="FILE",
                    help="opening file, one opening per line, as c-gomoku-cli reads them: offset lines "
                         "('0,0, 1,-1': x,y from the centre) or pos lines ('h8i9j7': letter = column "

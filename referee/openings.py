@@ -128,14 +128,14 @@ def opening_for_game(game: int, openings: list[list[int]] | None, random_plies: 
 
 
 def default_random_plies(config: GameConfig) -> tuple[int, int]:
-    """The random opening of a match when none is asked for: 2 to 4 stones near the centre.
+    """The random opening of a match when none is asked for: a few stones near the centre.
 
     Enough for two deterministic engines to play a different game in every
-    pair; fewer on a board so small that 4 stones would be a quarter of it
-    (3x3: always 2).
+    pair: 2 to 4 stones for five (or more) in a row, only 2 for shorter lines,
+    where each extra stone weighs more (on 9x9 with four in a row, two X
+    stones placed at random before X moves decide most games).
     """
-    hi = max(1, min(4, config.area // 4))
-    return min(2, hi), hi
+    return (2, 4) if config.win_length >= 5 else (2, 2)
 
 
 def plies_bounds(random_plies: int | tuple[int, int]) -> tuple[int, int]:

@@ -105,8 +105,9 @@ def test_the_default_random_opening_suits_the_board():
     from referee.openings import default_random_plies
 
     assert default_random_plies(GameConfig(15, 15, 5)) == (2, 4)
-    assert default_random_plies(GameConfig(7, 7, 4)) == (2, 4)
-    assert default_random_plies(GameConfig(3, 3, 3)) == (2, 2)  # 4 stones would be half the board
+    assert default_random_plies(GameConfig(9, 9, 6)) == (2, 4)
+    assert default_random_plies(GameConfig(9, 9, 4)) == (2, 2)  # short lines: extra stones decide games
+    assert default_random_plies(GameConfig(3, 3, 3)) == (2, 2)
     for cfg in (GameConfig(3, 3, 3), GameConfig(4, 3, 3), GameConfig(5, 5, 4), GameConfig(15, 15, 5)):
         lo, hi = default_random_plies(cfg)
         for g in range(1, 41):  # every pair gets a legal, unfinished opening of that size
