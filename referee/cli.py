@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import random
 import signal
 import sys
@@ -29,7 +30,7 @@ from typing import Sequence
 from engine.rules import GameConfig, Rule
 from referee import display
 from referee.argtypes import board_size, nonneg_int, plies_range, positive_int
-from referee.match import MatchError, MatchSettings, run_match
+from referee.match import MatchError, MatchOutcome, MatchSettings, run_match
 from referee.openings import default_random_plies, load_openings, random_opening
 from referee.seats import EngineSpec, TimeControl
 from referee.stats import Sprt
@@ -66,9 +67,19 @@ def _wrap(text: str, width: int = 79) -> str:
     return textwrap.fill(text, width=width)
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose complaint about unknown options says where engine options go."""
+
+    def error(self, message: str):  # type: ignore[override]
+        if message.startswith("unrecognized arguments"):
+            message += ("\n(an engine's own options go inside its quoted command line, "
+                        "e.g. \"./pbrain-x --fast\")")
+        super().error(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``referee`` option parser (the subcommands have their own)."""
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="referee",
         description=_wrap(
             "Play a match between two Gomocup engines, or an engine and you, on any board size "
@@ -246,8 +257,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:  # a second Ctrl-C during clean-up
         return 130
+    except BrokenPipeError:  # our reader went away (e.g. '| head'): the engines are reaped already
+        return _stdout_gone()
     finally:
         signal.signal(signal.SIGTERM, old)
+    try:
+        return _report(outcome, settings)
+    except BrokenPipeError:
+        return _stdout_gone()
+
+
+def _stdout_gone() -> int:
+    # Point stdout at /dev/null so the interpreter's final flush does not fail a second time.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 1
+
+
+def _report(outcome: MatchOutcome, settings: MatchSettings) -> int:
+    """Print the summary and notes of a finished match; return the exit status."""
     print(display.summary_text(outcome.name1, outcome.name2, outcome.tally, settings.sprt, outcome.labels),
           flush=True)
     if outcome.results:

@@ -135,7 +135,9 @@ def spawn_failure_text(program: str, exc: BaseException, cwd: str | os.PathLike 
         return (f"not executable: make it so (chmod +x {program}) or run it through its interpreter, "
                 f"e.g. \"python3 {program}\"")
     if getattr(exc, "errno", None) == errno.ENOEXEC:
-        return "not a program this system can run (exec format error)"
+        if program.lower().endswith(".exe"):
+            return f"a Windows program: run it through wine, \"wine {program}\""
+        return "not a program this system can run (exec format error; a script needs a #! line)"
     return str(exc)
 
 

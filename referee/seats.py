@@ -103,7 +103,8 @@ class EngineSpec:
             if sep and not name:
                 raise ValueError("human:NAME needs a name")
             return cls((), name[:40] if sep else HUMAN, 0)
-        argv = tuple(shlex.split(text))
+        # A shell would expand a leading ~ in each word, but the engine string is quoted.
+        argv = tuple(os.path.expanduser(w) if w.startswith("~") else w for w in shlex.split(text))
         if not argv:
             raise ValueError("empty engine command")
         return cls(argv, name_from_argv(argv), send_delay_ms)

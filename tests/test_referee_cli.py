@@ -424,3 +424,42 @@ def test_help_describes_the_real_defaults():
     assert "2-4 random stones near the centre" in text and "--empty-board" in text
     assert "'moves' = one line per move and the final board (the default otherwise)" in text
     assert "'undo'" in text and "Ctrl-D" in text and "exit status" in text
+
+
+def test_engine_words_starting_with_a_tilde_are_expanded():
+    import os
+
+    from referee.seats import EngineSpec
+
+    spec = EngineSpec.parse("~/engines/pbrain-x --config ~/x.cfg --name=~a")
+    home = os.path.expanduser("~")
+    assert spec.argv == (f"{home}/engines/pbrain-x", "--config", f"{home}/x.cfg", "--name=~a")
+
+
+def test_an_unquoted_engine_option_gets_a_hint(capsys):
+    from referee.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(["./pbrain-x", "--fast"])
+    assert info.value.code == 2
+    assert "inside its quoted command line" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_closed_output_pipe_ends_the_match_quietly(tmp_path):
+    pidfile = tmp_path / "pids"
+    engine = fake_cmd("--pidfile", str(pidfile), "--sleep-at", "2", "--sleep-ms", "50")
+    proc = subprocess.Popen(REF + SMALL + ["--games", "50", engine, engine],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        while not proc.stdout.readline().startswith(b"game 1 move"):  # a game is under way
+            pass
+        proc.stdout.close()  # like '| head'
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 1
+    assert b"Traceback" not in err and b"BrokenPipe" not in err
+    assert_all_gone(read_pids(pidfile))

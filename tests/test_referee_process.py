@@ -345,3 +345,11 @@ def test_a_program_that_cannot_be_spawned_is_explained(tmp_path, monkeypatch):
     orphan.chmod(0o755)
     assert "'/nonexistent/interpreter', from its #! line" in start_error(["./orphan"])
     assert "working directory" in start_error(["./orphan"], cwd=str(tmp_path / "gone"))
+    windows = tmp_path / "pbrain-x.exe"
+    windows.write_bytes(b"MZ\x90\x00" + bytes(200))
+    windows.chmod(0o755)
+    assert 'run it through wine, "wine ./pbrain-x.exe"' in start_error(["./pbrain-x.exe"])
+    script_without_hashbang = tmp_path / "bare"
+    script_without_hashbang.write_bytes(b"\x00\x01 not a program\n")
+    script_without_hashbang.chmod(0o755)
+    assert "exec format error" in start_error(["./bare"])
