@@ -26,6 +26,7 @@ def results(out):
     return [json.loads(l) for l in (out / "results.jsonl").read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_match_writes_records_alternates_colours_and_summarises(tmp_path):
     out = tmp_path / "m"
     pidfile = tmp_path / "pids"
@@ -48,6 +49,7 @@ def test_match_writes_records_alternates_colours_and_summarises(tmp_path):
     assert len(read_pids(pidfile)) == 2 + 8  # the start check's two, then fresh processes for every game
 
 
+@pytest.mark.slow
 def test_display_shows_boards_and_verdicts(tmp_path):
     p = run(SMALL + EMPTY + ["--games", "1", fake_cmd("--name", "A", "--seed", "1"),
                      fake_cmd("--name", "B", "--crash-at", "2")])
@@ -59,6 +61,7 @@ def test_display_shows_boards_and_verdicts(tmp_path):
     assert "endings: crash 1 (engine2 at fault)" in p.stdout
 
 
+@pytest.mark.slow
 def test_resume_continues_without_replaying(tmp_path):
     out = tmp_path / "m"
     engines = [fake_cmd("--name", "A", "--seed", "1"), fake_cmd("--name", "B", "--seed", "2")]
@@ -75,6 +78,7 @@ def test_resume_continues_without_replaying(tmp_path):
     assert "4 games" in p.stdout
 
 
+@pytest.mark.slow
 def test_sprt_stops_early(tmp_path):
     out = tmp_path / "m"
     p = run(SMALL + ["--games", "200", "--out", str(out), "--quiet", "--sprt", "0", "10",
@@ -85,6 +89,7 @@ def test_sprt_stops_early(tmp_path):
     assert "H0 accepted" in p.stdout and "LLR" in p.stdout
 
 
+@pytest.mark.slow
 def test_openings_file_is_placed_and_shared_by_pairs(tmp_path):
     book = tmp_path / "book.txt"
     book.write_text("# test\n0,0, 1,0\nd4e5f4\n")
@@ -98,6 +103,7 @@ def test_openings_file_is_placed_and_shared_by_pairs(tmp_path):
     assert [g["opening"] for g in games] == [2, 2, 3, 3]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig,concurrency", [(signal.SIGINT, 2), (signal.SIGTERM, 2), (signal.SIGINT, 1)])
 def test_interrupt_kills_every_engine_and_records_nothing(tmp_path, sig, concurrency):
     out = tmp_path / "m"
@@ -135,21 +141,28 @@ def test_interrupt_kills_every_engine_and_records_nothing(tmp_path, sig, concurr
     (["a", "b", "c"], "at most two"),
     (["--turn-ms", "0"], "needs --match-ms"),
 ])
-def test_bad_arguments_exit_2(args, msg):
-    p = run(args, timeout=30)
-    assert p.returncode == 2
-    assert msg in p.stderr
+def test_bad_arguments_exit_2(args, msg, capsys):
+    from referee.cli import main
+
+    with pytest.raises(SystemExit) as info:  # in-process: usage errors start no engine
+        main(args)
+    assert info.value.code == 2
+    assert msg in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("sub", ["check", "script"])
-def test_subcommands_are_dispatched(sub):
-    p = run([sub, "--help"], timeout=30)
+def test_subcommands_are_dispatched(sub, capsys):
+    from referee.cli import main
+
     if importlib.util.find_spec(f"referee.{sub}") is None:
-        assert p.returncode == 2 and f"'{sub}' subcommand is not available" in p.stderr
+        assert main([sub, "--help"]) == 2 and f"'{sub}' subcommand is not available" in capsys.readouterr().err
     else:
-        assert p.returncode == 0 and "usage" in p.stdout.lower()
+        with pytest.raises(SystemExit) as info:
+            main([sub, "--help"])
+        assert info.value.code == 0 and f"usage: referee {sub}" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_human_plays_in_a_terminal(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     child = pexpect.spawn(REF[0], REF[1:] + ["--size", "3", "--win-length", "3", "--games", "1", "human",
@@ -217,6 +230,7 @@ def test_an_interrupt_without_out_does_not_promise_kept_games(tmp_path):
     assert_all_gone(read_pids(pidfile))
 
 
+@pytest.mark.slow
 def test_an_engine_silent_to_about_costs_the_wait_only_once(tmp_path):
     out = tmp_path / "m"
     t = time.monotonic()
@@ -227,6 +241,7 @@ def test_an_engine_silent_to_about_costs_the_wait_only_once(tmp_path):
     assert {g["engine1"] for g in results(out)} == {"fake_brain"}
 
 
+@pytest.mark.slow
 def test_send_delay_option_reaches_the_engines(tmp_path):
     out = tmp_path / "m"
     rapfi_like = fake_cmd("--drop-ms", "100")
@@ -409,9 +424,11 @@ def test_display_modes(tmp_path):
     assert p.stdout == shown["none"]
 
 
-def test_board_display_needs_one_game_at_a_time():
-    p = run(["--display", "board", "--concurrency", "2", "a", "b"], timeout=30)
-    assert p.returncode == 2 and "--display board shows one game at a time" in p.stderr
+def test_board_display_needs_one_game_at_a_time(capsys):
+    with pytest.raises(SystemExit) as info:
+        _settings_of("--display", "board", "--concurrency", "2", "a", "b")
+    assert info.value.code == 2 and "--display board shows one game at a time" in capsys.readouterr().err
+    assert _settings_of("--display", "board", "--concurrency", "2", "human", "b").display == "board"
 
 
 def test_help_describes_the_real_defaults():

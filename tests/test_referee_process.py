@@ -7,7 +7,9 @@ import time
 import pytest
 
 from fake_engines.fakes import assert_all_gone, fake_argv, read_pids, running
-from referee.process import EngineExited, EngineProcess, EngineStartError, close_many, is_info_line
+from referee.process import EngineExited, EngineProcess, EngineStartError, close_many
+
+pytestmark = pytest.mark.slow  # every test here starts processes
 
 PY = sys.executable
 
@@ -148,14 +150,6 @@ def test_log_records_both_directions():
     assert "echo > hello" in text and "echo < re hello" in text
 
 
-@pytest.mark.parametrize("line,info", [
-    ("MESSAGE 7,7 is good", True), ("DEBUG x", True), ("", True), ("  ", True),
-    ("7,7", False), ("OK", False), ("MESSAGES", False), ("ERROR bad", False),
-])
-def test_is_info_line(line, info):
-    assert is_info_line(line) is info
-
-
 def test_referee_overhead_per_move_is_small():
     from referee.overhead import measure
 
@@ -231,7 +225,6 @@ def test_line_ends_and_closing_stdin():
     assert not eng.is_alive()
 
 
-@pytest.mark.slow
 def test_a_reader_that_starts_waiting_while_close_runs_wakes_at_once():
     """The old race, forced with events instead of timing: the reader has passed the closed-check
     and calls ``select`` only once ``close()`` is under way (the engine still alive, its pipes
@@ -287,7 +280,6 @@ def test_a_reader_that_starts_waiting_while_close_runs_wakes_at_once():
     assert not running(eng.pid)
 
 
-@pytest.mark.slow
 def test_kill_from_another_thread_always_wakes_the_reader():
     """Many kills racing a reader entering ``select`` (a barrier starts both together): every
     reader wakes promptly, wherever in ``read_line`` the kill lands."""
@@ -319,7 +311,6 @@ def test_kill_from_another_thread_always_wakes_the_reader():
         assert not running(eng.pid)
 
 
-@pytest.mark.slow
 def test_a_program_that_cannot_be_spawned_is_explained(tmp_path, monkeypatch):
     """Each way a command can fail to spawn gets a message the user can act on."""
     def start_error(argv, cwd=None):

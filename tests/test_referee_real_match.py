@@ -9,8 +9,9 @@ import pytest
 
 from engine.rules import Board, GameConfig
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("protocol.__main__") is None,
-                                reason="protocol/__main__.py (the brain) is not there yet")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(importlib.util.find_spec("protocol.__main__") is None,
+                                 reason="protocol/__main__.py (the brain) is not there yet")]
 
 
 def test_two_pbrain_mcts_play_a_clean_match(tmp_path):
