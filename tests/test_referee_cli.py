@@ -16,6 +16,8 @@ REF = [sys.executable, "-m", "referee"]
 SMALL = ["--size", "7", "--win-length", "4", "--turn-ms", "300", "--tolerance-ms", "300"]
 # For tests whose verdicts depend on the exact game: the seeded fakes then always play the same one.
 EMPTY = ["--empty-board"]
+# For tests that compare whole games between runs: no move may be late, even on a loaded machine.
+PATIENT = ["--tolerance-ms", "10000"]
 
 
 def run(args, timeout=60):
@@ -348,7 +350,7 @@ def test_default_openings_vary_the_games_and_the_printed_seed_repeats_them(tmp_p
     import re
 
     engines = [fake_cmd("--seed", "1"), fake_cmd("--seed", "2")]  # deterministic: same position, same move
-    p = run(SMALL + ["--games", "4", "--out", str(tmp_path / "a"), *engines])
+    p = run(SMALL + PATIENT + ["--games", "4", "--out", str(tmp_path / "a"), *engines])
     assert p.returncode == 0, p.stderr
     seed = int(re.search(r"openings: random, 2 stones .* seed (\d+) \(--seed \1 repeats them\)", p.stdout).group(1))
     games = sorted(results(tmp_path / "a"), key=lambda g: g["game"])
@@ -356,10 +358,10 @@ def test_default_openings_vary_the_games_and_the_printed_seed_repeats_them(tmp_p
     for a, b in ((0, 1), (2, 3)):  # a pair shares its opening, colours swapped
         n = games[a]["opening"]
         assert games[a]["moves"][:n] == games[b]["moves"][:n] and games[a]["first"] != games[b]["first"]
-    p = run(SMALL + ["--games", "4", "--out", str(tmp_path / "b"), "--seed", str(seed), *engines])
+    p = run(SMALL + PATIENT + ["--games", "4", "--out", str(tmp_path / "b"), "--seed", str(seed), *engines])
     assert p.returncode == 0, p.stderr
     assert _moves(tmp_path / "b") == _moves(tmp_path / "a")  # the same match again
-    p = run(SMALL + ["--games", "4", "--out", str(tmp_path / "c"), "--seed", "3", *engines])
+    p = run(SMALL + PATIENT + ["--games", "4", "--out", str(tmp_path / "c"), "--seed", "3", *engines])
     moves = _moves(tmp_path / "c")
     assert moves[1] != moves[3] and moves[2] != moves[4]  # seed 3: pairs start differently
 
@@ -368,7 +370,8 @@ def test_default_openings_vary_the_games_and_the_printed_seed_repeats_them(tmp_p
 @pytest.mark.parametrize("flag", [["--random-opening", "0"], ["--empty-board"]])
 def test_the_empty_board_can_be_asked_for(tmp_path, flag):
     out = tmp_path / "m"
-    p = run(SMALL + ["--games", "4", "--out", str(out), *flag, fake_cmd("--seed", "1"), fake_cmd("--seed", "2")])
+    p = run(SMALL + PATIENT + ["--games", "4", "--out", str(out), *flag, fake_cmd("--seed", "1"),
+                               fake_cmd("--seed", "2")])
     assert p.returncode == 0, p.stderr
     assert "seed" not in p.stdout
     games = results(out)
@@ -398,7 +401,7 @@ def test_resume_keeps_the_recorded_seed(tmp_path):
 def test_display_modes(tmp_path):
     engines = [fake_cmd("--name", "A", "--seed", "1"), fake_cmd("--name", "B", "--seed", "2")]
     board_head = "   0 1 2 3 4 5 6"
-    common = SMALL + EMPTY + ["--games", "2", *engines]
+    common = SMALL + PATIENT + EMPTY + ["--games", "2", *engines]
     shown = {}
     for mode in ("board", "moves", "games", "none"):
         p = run(common + ["--display", mode])
