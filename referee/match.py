@@ -6,10 +6,11 @@ colours swapped; random openings are drawn from the match's seed and the
 game number alone, so a seed repeats a match and a resumed match keeps its
 openings (an unset seed is drawn at random, or taken from the resumed match's
 records, where every game keeps it).  Up to ``concurrency`` games run at once
-on worker threads (the work is waiting on pipes); results are handled on the calling thread in
-the order games finish: records written, ``results.jsonl`` appended and
-flushed, the tally and the SPRT updated.  Every game uses fresh engine
-processes.
+on worker threads (the work is waiting on pipes); results are handled on the
+calling thread in the order games finish: records written, ``results.jsonl``
+appended and flushed, the tally and the SPRT updated.  Every game uses fresh
+engine processes.  A human who types ``quit`` (or ends the input) resigns the
+game being played, which is recorded; no further game starts.
 
 Start check: before the first game each engine command is started once, as a
 game starts it (spawn, ``START`` with the match's board answered ``OK`` within
@@ -43,8 +44,8 @@ from typing import IO, Callable
 from engine.rules import Board, GameConfig
 from referee import display
 from referee.game import GameResult, MoveEvent, play_game
-from referee.process import EngineStartError, close_many
 from referee.openings import describe_openings, opening_for_game, plies_bounds
+from referee.process import EngineStartError, close_many
 from referee.records import append_result, read_results, result_from_json, write_game_files
 from referee.seats import EngineSeat, EngineSpec, Fault, HumanSeat, ProcessRegistry, TimeControl
 from referee.stats import Sprt, Tally
