@@ -150,14 +150,6 @@ def test_log_records_both_directions():
     assert "echo > hello" in text and "echo < re hello" in text
 
 
-@pytest.mark.parametrize("line,info", [
-    ("MESSAGE 7,7 is good", True), ("DEBUG x", True), ("", True), ("  ", True),
-    ("7,7", False), ("OK", False), ("MESSAGES", False), ("ERROR bad", False),
-])
-def test_is_info_line(line, info):
-    assert is_info_line(line) is info
-
-
 def test_the_overhead_measure_counts_every_move():
     from lab.overhead import measure
 
