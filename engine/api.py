@@ -1,7 +1,7 @@
 """The engine facade: the only entry point the protocol layer uses.
 
->>> from engine.rules import Board, GameConfig
->>> from engine.limits import Limits
+>>> from engine.mnk.rules import Board, GameConfig
+>>> from engine.search.limits import Limits
 >>> res = best_move(Board(GameConfig.square(3, 3)), Limits(nodes=200), seed=1)
 >>> 0 <= res.move < 9
 True
@@ -15,13 +15,13 @@ from typing import Callable
 
 import numpy as np
 
-from .limits import Limits, SearchInfo, SearchResult
-from .mcts import Searcher
-from .nativesearch import NativeSearcher, available as native_available
-from .options import EngineOptions
-from .roottactics import THREAD_SHARE, RootPlan, plan_root
-from .rules import Board, GameConfig
-from .threats import ThreatKnowledge, fast_solver
+from .search.limits import Limits, SearchInfo, SearchResult
+from .mnk.mcts import Searcher
+from .mnk.nativesearch import NativeSearcher, available as native_available
+from .mnk.options import EngineOptions
+from .mnk.roottactics import THREAD_SHARE, RootPlan, plan_root
+from .mnk.rules import Board, GameConfig
+from .mnk.threats import ThreatKnowledge, fast_solver
 
 __all__ = ["Engine", "EngineOptions", "best_move"]
 
@@ -88,7 +88,7 @@ class Engine:
         over (no legal move) and when ``board`` is for another configuration.
 
         In guided mode with the default threat knowledge, a threat search at
-        the root comes first (:mod:`engine.roottactics`, a share of the time
+        the root comes first (:mod:`engine.mnk.roottactics`, a share of the time
         set by ``EngineOptions.root_share``): a VCF or VCT found is played at
         once (``reason`` ``"vcf"``/``"vct"``), and root moves after which the
         opponent has a VCT are dropped before the tree search.
@@ -106,8 +106,8 @@ class Engine:
 
     def _plan(self, board: Board, moves: list[int], deadline: float | None, beside_tree: bool = False,
               stop: threading.Event | None = None) -> RootPlan:
-        """:func:`engine.roottactics.plan_root` of the root ``moves`` on a copy of ``board``, with
-        this engine's budgets; ``beside_tree``: with :data:`engine.roottactics.THREAD_SHARE` of
+        """:func:`engine.mnk.roottactics.plan_root` of the root ``moves`` on a copy of ``board``, with
+        this engine's budgets; ``beside_tree``: with :data:`engine.mnk.roottactics.THREAD_SHARE` of
         the time (it runs on its own thread) instead of the root's share."""
         work = board.copy()  # the solvers set and clear stones in place; the caller's board stays untouched
         budgets = self.options.threat_budgets(fast_solver(self.config))
@@ -149,7 +149,7 @@ class Engine:
         on_info: Callable[[SearchInfo], None] | None,
         started: float,
     ) -> SearchResult:
-        """The tree search, with :func:`engine.roottactics.plan_root` on a second thread.
+        """The tree search, with :func:`engine.mnk.roottactics.plan_root` on a second thread.
 
         Both spend their time in C with the interpreter lock released, so they run on
         two cores.  When the plan arrives, the moves it proves lost leave the root
@@ -205,7 +205,7 @@ class Engine:
 
     def root_stats(self) -> list[tuple[int, float, float, str | None]]:
         """``(move, n, w, proven)`` of the root's tried children after the last
-        search (see :meth:`engine.mcts.Searcher.root_stats`); used to merge
+        search (see :meth:`engine.mnk.mcts.Searcher.root_stats`); used to merge
         parallel searches."""
         return self._searcher.root_stats()
 

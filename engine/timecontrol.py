@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from engine.limits import Limits
+from engine.search.limits import Limits
 
 #: Kept back from ``timeout_turn`` for search overshoot and I/O latency.
 TURN_MARGIN_MS = 30.0

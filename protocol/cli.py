@@ -38,7 +38,7 @@ def _non_negative(text: str) -> int:
 
 
 def _rule(text: str):
-    from engine.rules import Rule
+    from engine.mnk.rules import Rule
 
     try:
         return Rule.parse(text)
@@ -113,13 +113,13 @@ def main(argv: list[str] | None = None) -> int:
     """
     args_in = sys.argv[1:] if argv is None else list(argv)
     if args_in[:1] == ["bench"]:
-        from engine.bench import main as bench_main
+        from engine.mnk.bench import main as bench_main
 
         return int(bench_main(args_in[1:]) or 0)
     started = process_start_time()
     args = build_parser().parse_args(args_in)
 
-    from engine.rules import Rule
+    from engine.mnk.rules import Rule
     from engine.timecontrol import DEFAULT_TURN_MS
     from protocol.session import Session, SessionOptions
     from protocol.thinker import EngineFactory

@@ -34,8 +34,8 @@ import threading
 import time
 from dataclasses import dataclass, field, replace
 
-from engine.limits import Limits, SearchResult
-from engine.rules import Board, GameConfig, Player, Rule
+from engine.search.limits import Limits, SearchResult
+from engine.mnk.rules import Board, GameConfig, Player, Rule
 from engine.timecontrol import DEFAULT_TURN_MS, MatchClock, TimeSettings, plan_move
 
 from protocol import wire

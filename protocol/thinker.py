@@ -13,8 +13,8 @@ import time
 from dataclasses import replace
 from typing import Any, Callable, Protocol
 
-from engine.limits import Limits, SearchResult
-from engine.rules import Board, GameConfig
+from engine.search.limits import Limits, SearchResult
+from engine.mnk.rules import Board, GameConfig
 
 from protocol.position import quick_move
 
@@ -54,7 +54,7 @@ class EngineFactory:
     game; 2, where guided mode runs the C tree, an ``Engine`` whose root threat
     search runs on a second thread (``EngineOptions.root_thread``, unless the
     overrides set it false); otherwise ``N > 1`` builds an
-    ``engine.parallel.ParallelEngine`` with ``N - 1`` helper processes, which is
+    ``engine.mnk.parallel.ParallelEngine`` with ``N - 1`` helper processes, which is
     kept and reused (``new_game``) for the following games so that the helpers
     start only once.  :meth:`close` stops the
     helpers; the brain calls it before exiting.
@@ -97,7 +97,7 @@ class EngineFactory:
                 import engine.api  # noqa: F401
 
                 if self.overrides.get("mode") == "guided":
-                    import engine.threats  # noqa: F401  (guided mode's knowledge)
+                    import engine.mnk.threats  # noqa: F401  (guided mode's knowledge)
             except Exception:  # noqa: BLE001 - reported when the engine is first built
                 pass
             finally:
@@ -160,7 +160,7 @@ class EngineFactory:
             if keep is not None:
                 keep.new_game(config)
                 return keep
-            from engine.parallel import ParallelEngine
+            from engine.mnk.parallel import ParallelEngine
 
             eng = ParallelEngine(config, options, seed=self.seed, workers=workers)
             self._parallel.append(eng)

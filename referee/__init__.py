@@ -1,6 +1,6 @@
 """The referee: runs and adjudicates games between two Gomocup engine processes.
 
-Modules (dependencies point downwards; the referee uses ``engine.rules`` only):
+Modules (dependencies point downwards; the referee uses ``engine.mnk.rules`` only):
 
 - ``cli``        the ``referee`` command (``referee check``/``referee script`` dispatch to
                  ``referee.check``/``referee.script``)

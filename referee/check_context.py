@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from engine.rules import Board, GameConfig
+from engine.mnk.rules import Board, GameConfig
 from referee.check_positions import Position
 from referee.check_session import Cells, Session
 from referee.wire import parse_move

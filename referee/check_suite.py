@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from engine.rules import GameConfig
+from engine.mnk.rules import GameConfig
 from referee.check_context import (
     FLOOD_LINES, GROUPS, Ctx, Fail, Options, Skip, about_form_ok, check,
 )

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from engine.rules import GameConfig, Rule
+from engine.mnk.rules import GameConfig, Rule
 from referee import display
 from referee.argtypes import board_size, nonneg_int, plies_range, positive_int
 from referee.match import MatchError, MatchSettings, run_match

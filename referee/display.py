@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from engine.rules import Board, render
+from engine.mnk.rules import Board, render
 from referee.game import GameResult
 from referee.stats import Sprt, Tally, elo_interval, los
 

@@ -1,7 +1,7 @@
 """One game between two seats: the referee's own board, its own clock, its own verdict.
 
 Engines are never trusted: every reply is parsed and checked here, every move
-is replayed on an :class:`engine.rules.Board`, every think time is measured by
+is replayed on an :class:`engine.mnk.rules.Board`, every think time is measured by
 the referee on a monotonic clock.  A fresh process is used for each game (the
 caller creates new seats per game): it costs a process start per game but no
 state, crash or memory growth can leak from one game into the next.
@@ -14,7 +14,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Sequence
 
-from engine.rules import Board, GameConfig, Player
+from engine.mnk.rules import Board, GameConfig, Player
 from referee.process import close_many
 from referee.seats import Fault, TimeControl
 from referee.termination import Termination

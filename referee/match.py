@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Callable
 
-from engine.rules import Board, GameConfig
+from engine.mnk.rules import Board, GameConfig
 from referee import display
 from referee.game import GameResult, MoveEvent, play_game
 from referee.openings import opening_for_game

@@ -19,7 +19,7 @@ import random
 import re
 from typing import Iterable
 
-from engine.rules import Board, GameConfig
+from engine.mnk.rules import Board, GameConfig
 
 __all__ = ["parse_opening", "load_openings", "random_opening", "opening_for_game"]
 

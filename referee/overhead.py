@@ -17,7 +17,7 @@ import statistics
 import sys
 import time
 
-from engine.rules import GameConfig
+from engine.mnk.rules import GameConfig
 from referee.match import MatchSettings, run_match
 from referee.seats import EngineSpec, TimeControl
 

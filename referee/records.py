@@ -29,7 +29,7 @@ import os
 from pathlib import Path
 from typing import Iterable
 
-from engine.rules import Rule
+from engine.mnk.rules import Rule
 from referee.game import GameResult
 
 __all__ = ["psq_text", "sgf_text", "append_result", "read_results", "write_game_files", "PSQ_CODES"]

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import IO, Callable, Sequence
 
-from engine.rules import Board, GameConfig, render
+from engine.mnk.rules import Board, GameConfig, render
 from referee.process import EngineError, EngineExited, EngineProcess, EngineStartError, EngineTimeout
 from referee.termination import Termination
 from referee.wire import looks_like_about, parse_about, parse_move, start_command

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from engine.api import Engine, EngineOptions, best_move
-from engine.limits import Limits, SearchInfo, SearchResult
-from engine.rules import Board, GameConfig, Player, Rule
+from engine.search.limits import Limits, SearchInfo, SearchResult
+from engine.mnk.rules import Board, GameConfig, Player, Rule
 
 from shared_positions import TACTICS
 
@@ -228,7 +228,7 @@ def test_options_validation():
 
 
 def test_guided_mode_defaults_to_threat_knowledge():
-    from engine.threats import ThreatKnowledge
+    from engine.mnk.threats import ThreatKnowledge
 
     assert isinstance(EngineOptions(mode="guided").knowledge, ThreatKnowledge)
     assert EngineOptions(mode="uct").knowledge is None

@@ -10,9 +10,9 @@ from contextlib import redirect_stdout
 
 import pytest
 
-from engine import bench
-from engine.options import EngineOptions
-from engine.rules import GameConfig
+from engine.mnk import bench
+from engine.mnk.options import EngineOptions
+from engine.mnk.rules import GameConfig
 
 
 def run_bench(*args: str) -> str:
@@ -49,13 +49,13 @@ def test_movetime_mode_and_bad_arguments():
     out = run_bench("--movetime", "20", "--json")
     assert len(out.splitlines()) == len(bench.positions())
     for bad in (["--nodes", "0"], ["--movetime", "-3"], ["--bogus"]):
-        proc = subprocess.run([sys.executable, "-m", "engine.bench", *bad], capture_output=True,
+        proc = subprocess.run([sys.executable, "-m", "engine.mnk.bench", *bad], capture_output=True,
                               text=True, timeout=60)
         assert proc.returncode == 2 and "usage" in proc.stderr
 
 
 def test_module_entry_point_runs():
-    proc = subprocess.run([sys.executable, "-m", "engine.bench", "--nodes", "20"], capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "engine.mnk.bench", "--nodes", "20"], capture_output=True,
                           text=True, timeout=120)
     assert proc.returncode == 0
     assert "Nodes searched" in proc.stdout and "Signature" in proc.stdout
@@ -97,7 +97,7 @@ def test_tactics_counts_correct_answers_and_fails_on_a_miss(tmp_path):
 
 
 def test_tactics_with_two_threads_use_the_root_thread_on_the_c_tree(tmp_path):
-    from engine.nativesearch import available
+    from engine.mnk.nativesearch import available
 
     if not available(GameConfig.square(15, 5), EngineOptions(mode="guided")):
         pytest.skip("the C extension was not built")

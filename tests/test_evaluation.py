@@ -1,12 +1,12 @@
-"""The static line evaluation of guided mode (engine.evaluation)."""
+"""The static line evaluation of guided mode (engine.mnk.evaluation)."""
 
 import numpy as np
 import pytest
 
 from engine.api import Engine, EngineOptions
-from engine.evaluation import OPPONENT_WEIGHTS, OWN_WEIGHTS, TEMPO, LineEvaluator
-from engine.limits import Limits
-from engine.rules import Board, GameConfig
+from engine.mnk.evaluation import OPPONENT_WEIGHTS, OWN_WEIGHTS, TEMPO, LineEvaluator
+from engine.search.limits import Limits
+from engine.mnk.rules import Board, GameConfig
 
 
 def _boards(config, *stone_lists):

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from engine.api import Engine, EngineOptions, best_move
-from engine.knowledge import Suggestion
-from engine.limits import Limits
-from engine.mcts import DRAW, LOSS, WIN, Node, Searcher
-from engine.rules import Board, GameConfig, Player, Rule
+from engine.mnk.knowledge import Suggestion
+from engine.search.limits import Limits
+from engine.mnk.mcts import DRAW, LOSS, WIN, Node, Searcher
+from engine.mnk.rules import Board, GameConfig, Player, Rule
 
 
 def searcher_for(board: Board, seed: int = 0, **opts) -> Searcher:

@@ -1,4 +1,4 @@
-"""The guided tree search in C (engine/_tree.h behind engine/nativesearch.py).
+"""The guided tree search in C (engine/mnk/_tree.h behind engine/mnk/nativesearch.py).
 
 Its pieces are checked against the Python code they mirror (the static evaluation,
 the window priors, the defence sets), and the searcher as a whole on the things a
@@ -15,15 +15,15 @@ import time
 import numpy as np
 import pytest
 
-from engine import threats
+from engine.mnk import threats
 from engine.api import Engine
-from engine.evaluation import LineEvaluator
-from engine.limits import Limits
-from engine.mcts import Searcher
-from engine.nativesearch import NativeSearcher, available
-from engine.options import EngineOptions
-from engine.patterns import cell_scores
-from engine.rules import Board, GameConfig, Rule
+from engine.mnk.evaluation import LineEvaluator
+from engine.search.limits import Limits
+from engine.mnk.mcts import Searcher
+from engine.mnk.nativesearch import NativeSearcher, available
+from engine.mnk.options import EngineOptions
+from engine.mnk.patterns import cell_scores
+from engine.mnk.rules import Board, GameConfig, Rule
 
 from test_threats import random_position as _random_position
 

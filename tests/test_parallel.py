@@ -1,4 +1,4 @@
-"""Root-parallel search (engine.parallel) and its use by the brain (--threads, INFO thread_num).
+"""Root-parallel search (engine.mnk.parallel) and its use by the brain (--threads, INFO thread_num).
 
 Helper processes start in a few tenths of a second, so one engine is shared
 by most tests (module fixture); the searches are short (node limits or
@@ -20,9 +20,9 @@ import pytest
 from pexpect.popen_spawn import PopenSpawn
 
 from engine.api import Engine, EngineOptions
-from engine.limits import Limits, SearchResult
-from engine.parallel import ParallelEngine
-from engine.rules import Board, GameConfig
+from engine.search.limits import Limits, SearchResult
+from engine.mnk.parallel import ParallelEngine
+from engine.mnk.rules import Board, GameConfig
 from protocol.session import Session
 from protocol.thinker import EngineFactory
 
@@ -223,7 +223,7 @@ class HelperOnlyWin:
         self.parent = os.getpid()
 
     def suggest(self, config, cells, to_move, candidates):
-        from engine.knowledge import Suggestion
+        from engine.mnk.knowledge import Suggestion
 
         if os.getpid() == self.parent or not candidates:
             return None
@@ -337,7 +337,7 @@ def test_factory_reuses_its_parallel_engine_across_games():
 
 
 def test_factory_two_threads_put_the_root_threat_search_beside_the_c_tree():
-    from engine.nativesearch import available
+    from engine.mnk.nativesearch import available
 
     f = EngineFactory({"mode": "guided"}, seed=1, threads=2)
     try:
@@ -424,7 +424,7 @@ def test_brain_plays_with_two_threads_and_leaves_no_processes(how):
     elif how == "flag_then_eof":
         p = _spawn("--threads", "2", "--engine-option", "root_thread=false")
     else:
-        from engine.nativesearch import available
+        from engine.mnk.nativesearch import available
 
         if not available(CFG, EngineOptions(mode="guided")):
             pytest.skip("the C extension was not built")

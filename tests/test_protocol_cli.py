@@ -276,7 +276,7 @@ def test_command_line_win_length_rule_and_reproducible_playouts():
 
 
 def test_bench_subcommand_is_delegated():
-    pytest.importorskip("engine.bench")
+    pytest.importorskip("engine.mnk.bench")
     out = subprocess.run([BRAIN, "bench", "--help"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and "bench" in out.stdout.lower()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.rules import Board, GameConfig
+from engine.mnk.rules import Board, GameConfig
 from protocol.latency import opponent_move, summary
 
 

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from engine.limits import SearchResult
+from engine.search.limits import SearchResult
 from protocol.loop import MAX_LINE_BYTES, BrainLoop, LineReader
 from protocol.position import quick_move
 from protocol.session import Session, SessionOptions

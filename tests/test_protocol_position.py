@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.rules import Board, GameConfig, Player, Rule
+from engine.mnk.rules import Board, GameConfig, Player, Rule
 from protocol.position import blocked_cells, make_board, quick_move, rebuild
 
 

@@ -17,8 +17,8 @@ import threading
 
 import pytest
 
-from engine.limits import Limits, SearchResult
-from engine.rules import Board, Player, Rule
+from engine.search.limits import Limits, SearchResult
+from engine.mnk.rules import Board, Player, Rule
 from engine.timecontrol import turn_budget_ms
 from protocol.position import quick_move
 from protocol.session import Session, SessionOptions

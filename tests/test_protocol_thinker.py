@@ -7,8 +7,8 @@ import sys
 import threading
 import time
 
-from engine.limits import Limits, SearchResult
-from engine.rules import Board, GameConfig
+from engine.search.limits import Limits, SearchResult
+from engine.mnk.rules import Board, GameConfig
 from protocol.thinker import EngineFactory, LazyEngine
 
 

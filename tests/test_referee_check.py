@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.rules import Board, GameConfig, Player
+from engine.mnk.rules import Board, GameConfig, Player
 from referee import check
 from referee.check_positions import block_four, move_order, win_in_one, win_length_probe
 from referee.check_suite import GROUPS, Options, about_form_ok

@@ -1,6 +1,6 @@
 """Schedule and summary text."""
 
-from engine.rules import Board, GameConfig
+from engine.mnk.rules import Board, GameConfig
 from referee.display import board_text, progress_line, summary_text
 from referee.match import MatchSettings
 from referee.stats import Sprt, Tally

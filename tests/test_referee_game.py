@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from engine.rules import Board, GameConfig, Player, Rule
+from engine.mnk.rules import Board, GameConfig, Player, Rule
 from fake_engines.fakes import assert_all_gone, fake_argv, read_pids
 from referee.game import play_game
 from referee.seats import EngineSeat, EngineSpec, HumanSeat, TimeControl, name_from_argv

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from engine.rules import Board, GameConfig
+from engine.mnk.rules import Board, GameConfig
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("protocol.__main__") is None,
                                 reason="protocol/__main__.py (the brain) is not there yet")

@@ -7,8 +7,8 @@ import itertools
 import numpy as np
 import pytest
 
-from engine.rollout import RolloutKernel
-from engine.rules import Board, GameConfig, Rule
+from engine.mnk.rollout import RolloutKernel
+from engine.mnk.rules import Board, GameConfig, Rule
 
 
 def compact(board: Board) -> np.ndarray:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from engine.api import Engine, EngineOptions
-from engine.limits import Limits
-from engine.mcts import Searcher
-from engine.options import GUIDED_EXPLORATION, GUIDED_PRIOR_BIAS, GUIDED_WIDENING, UCT_EXPLORATION
-from engine.roottactics import plan_root
-from engine.rules import Board, GameConfig, Player
-from engine.threats import losing_moves
+from engine.search.limits import Limits
+from engine.mnk.mcts import Searcher
+from engine.mnk.options import GUIDED_EXPLORATION, GUIDED_PRIOR_BIAS, GUIDED_WIDENING, UCT_EXPLORATION
+from engine.mnk.roottactics import plan_root
+from engine.mnk.rules import Board, GameConfig, Player
+from engine.mnk.threats import losing_moves
 
 X, O = 1, 2
 CFG = GameConfig.square(15, 5)
@@ -173,7 +173,7 @@ def test_plan_root_reply_threes_bound_the_opponent_search():
 
 
 def test_tree_knowledge_proves_a_vct_only_with_a_vct_budget():
-    from engine.threats import ThreatKnowledge
+    from engine.mnk.threats import ThreatKnowledge
 
     b = fork_position()
     b.to_move = Player(O)
@@ -194,9 +194,9 @@ def test_root_budget_options_are_validated():
 
 
 def test_threat_budgets_follow_the_solver_unless_set():
-    from engine.options import FAST_SOLVER_BUDGETS, PYTHON_SOLVER_BUDGETS
-    from engine.rules import Rule
-    from engine.threats import fast_solver
+    from engine.mnk.options import FAST_SOLVER_BUDGETS, PYTHON_SOLVER_BUDGETS
+    from engine.mnk.rules import Rule
+    from engine.mnk.threats import fast_solver
 
     opts = EngineOptions(mode="guided")
     assert opts.threat_budgets(True) == FAST_SOLVER_BUDGETS
@@ -210,7 +210,7 @@ def test_threat_budgets_follow_the_solver_unless_set():
 
 
 def test_probe_vct_tells_a_proof_of_no_win_from_a_budget_run_out():
-    from engine.threats import probe_vct
+    from engine.mnk.threats import probe_vct
 
     # O (not to move) threatens the double three at (7, 7): the null-move probe finds it.
     line, finished = probe_vct(fork_position(), O, max_nodes=5000, max_threes=2)
@@ -250,7 +250,7 @@ def test_plan_root_threat_probe_keeps_only_the_answers_it_checked():
 
 
 def test_classify_moves_tells_proofs_from_budgets_run_out():
-    from engine.threats import LOSING, OPEN, SAFE, UNCHECKED, classify_moves
+    from engine.mnk.threats import LOSING, OPEN, SAFE, UNCHECKED, classify_moves
 
     b = fork_position()
     moves = [m(7, 7), m(10, 2), m(7, 7), m(5, 7)]  # a repeat and an occupied cell are dropped
@@ -262,8 +262,8 @@ def test_classify_moves_tells_proofs_from_budgets_run_out():
 
 
 def test_open_checks_are_settled_by_growing_passes():
-    from engine.roottactics import _recheck_open
-    from engine.threats import LOSING, OPEN, SAFE
+    from engine.mnk.roottactics import _recheck_open
+    from engine.mnk.threats import LOSING, OPEN, SAFE
 
     import time
 
@@ -283,7 +283,7 @@ def test_open_checks_are_settled_by_growing_passes():
 def test_plan_root_under_a_threat_rechecks_what_the_first_pass_left_open():
     import time
 
-    from engine import roottactics
+    from engine.mnk import roottactics
 
     b = fork_position()
     moves = [m(7, 7), m(10, 2), m(8, 8), m(4, 7), m(7, 4)]
@@ -301,7 +301,7 @@ def test_plan_root_under_a_threat_rechecks_what_the_first_pass_left_open():
 def test_a_stopped_plan_drops_nothing_and_a_stopped_check_checks_nothing():
     import threading
 
-    from engine.threats import UNCHECKED, classify_moves
+    from engine.mnk.threats import UNCHECKED, classify_moves
 
     stop = threading.Event()
     stop.set()

@@ -1,11 +1,11 @@
-"""Shape classes and the fitted shape priors (engine.shapes)."""
+"""Shape classes and the fitted shape priors (engine.mnk.shapes)."""
 
 import numpy as np
 import pytest
 
-from engine import shapes
-from engine.patterns import geometry, window_counts
-from engine.rules import Board, GameConfig
+from engine.mnk import shapes
+from engine.mnk.patterns import geometry, window_counts
+from engine.mnk.rules import Board, GameConfig
 
 CFG = GameConfig.square(15, 5)
 
@@ -120,7 +120,7 @@ def test_completions_outrank_everything_then_blocks():
 
 def test_priors_option_selects_the_knowledge_scores():
     from engine.api import Engine, EngineOptions
-    from engine.limits import Limits
+    from engine.search.limits import Limits
 
     assert EngineOptions(mode="guided").knowledge._scores.__name__ == "cell_scores"
     opts = EngineOptions(mode="guided", priors="shapes")

@@ -1,4 +1,4 @@
-"""Deep root tactics for a helper process (engine.tactician) and its use by ParallelEngine."""
+"""Deep root tactics for a helper process (engine.mnk.tactician) and its use by ParallelEngine."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import time
 import pytest
 
 from engine.api import EngineOptions
-from engine.limits import Limits
-from engine.helperproc import wants_tactician
-from engine.parallel import ParallelEngine
-from engine.rules import Board, GameConfig
-from engine.tactician import RootTactician
-from engine.threats import find_vct
+from engine.search.limits import Limits
+from engine.mnk.helperproc import wants_tactician
+from engine.mnk.parallel import ParallelEngine
+from engine.mnk.rules import Board, GameConfig
+from engine.mnk.tactician import RootTactician
+from engine.mnk.threats import find_vct
 
 CFG = GameConfig.square(15, 5)
 
@@ -57,7 +57,7 @@ def test_moves_that_ignore_an_open_three_are_proven_lost():
 
 
 def test_no_checks_when_the_probe_proves_the_opponent_has_no_vct():
-    from engine.threats import fast_solver, probe_vct
+    from engine.mnk.threats import fast_solver, probe_vct
 
     if not fast_solver(CFG):
         pytest.skip("the probe runs with the C solver only")

@@ -1,4 +1,4 @@
-"""The shared tactical positions (win1/block1/win3/def3) answered by engine.threats within 500 ms."""
+"""The shared tactical positions (win1/block1/win3/def3) answered by engine.mnk.threats within 500 ms."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import threats
-from engine.rules import Board, GameConfig, Rule
+from engine.mnk import threats
+from engine.mnk.rules import Board, GameConfig, Rule
 
 from shared_positions import TACTICS
 TIME_LIMIT = 0.5  # seconds per position, as the README's reference engines had

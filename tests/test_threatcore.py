@@ -1,4 +1,4 @@
-"""The C threat solver (engine/_threatcore.c) against the Python solver it replaces.
+"""The C threat solver (engine/mnk/_threatcore.c) against the Python solver it replaces.
 
 For the same node budget the two must give the same answer: the same winning
 line, the same "no win", and running out of budget at the same node.  That is
@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import threats
-from engine.patterns import LineState
-from engine.rules import Board, GameConfig, Player, Rule
+from engine.mnk import threats
+from engine.mnk.patterns import LineState
+from engine.mnk.rules import Board, GameConfig, Player, Rule
 
 from test_threats import random_position
 

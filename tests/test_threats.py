@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from engine import threats
-from engine.patterns import LineState, geometry, window_counts
-from engine.rules import Board, GameConfig, Player, Rule
+from engine.mnk import threats
+from engine.mnk.patterns import LineState, geometry, window_counts
+from engine.mnk.rules import Board, GameConfig, Player, Rule
 
 X, O = 1, 2
 ALL_RULES = (Rule.FREESTYLE, Rule.EXACT, Rule.CARO)

@@ -12,8 +12,8 @@ import time
 import pytest
 
 from engine.api import Engine, best_move
-from engine.limits import Limits
-from engine.rules import Board, GameConfig, Player
+from engine.search.limits import Limits
+from engine.mnk.rules import Board, GameConfig, Player
 
 CONFIG = GameConfig.square(3, 3)
 NODES = 1500  # comfortably inside 200 ms a move on the test machine

@@ -75,8 +75,8 @@ def test_options_are_parsed_to_their_field_types():
 
 @pytest.mark.skipif(not DATA.exists(), reason="conversion positions not present")
 def test_shipped_positions_are_won_for_the_side_to_move_and_not_trivial():
-    from engine.rules import GameConfig
-    from engine.threats import find_vcf
+    from engine.mnk.rules import GameConfig
+    from engine.mnk.threats import find_vcf
 
     positions = json.loads(DATA.read_text())
     assert len(positions) >= 100
@@ -115,7 +115,7 @@ BLUNDERS = DATA.parent / "blunders-15x15.json"
 
 @pytest.mark.skipif(not BLUNDERS.exists(), reason="blunder positions not present")
 def test_shipped_blunders_are_open_positions_and_the_played_move_lets_a_line_through():
-    from engine.rules import GameConfig
+    from engine.mnk.rules import GameConfig
 
     positions = json.loads(BLUNDERS.read_text())
     assert len(positions) >= 100 and all(p["goal"] == "hold" for p in positions)

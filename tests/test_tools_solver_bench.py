@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.rules import EMPTY
-from engine.threats import find_vcf
+from engine.mnk.rules import EMPTY
+from engine.mnk.threats import find_vcf
 
 TOOLS = Path(__file__).resolve().parent.parent / "tools"
 sys.path.insert(0, str(TOOLS))

@@ -7,9 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import shapes, tuning
-from engine.evaluation import OPPONENT_WEIGHTS, OWN_WEIGHTS, TEMPO, LineEvaluator
-from engine.rules import GameConfig
+from engine import tuning
+from engine.mnk import shapes
+from engine.mnk.evaluation import OPPONENT_WEIGHTS, OWN_WEIGHTS, TEMPO, LineEvaluator
+from engine.mnk.rules import GameConfig
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "rapfi-labels-15x15.jsonl.gz"
 

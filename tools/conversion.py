@@ -18,7 +18,7 @@ a change in that; this takes minutes:
 
 ``collect`` keeps, per game, the first ``--per-game`` such positions (the
 moments a win appeared), skipping positions with a completion on the board or
-a VCF that :func:`engine.threats.find_vcf` finds (the root search plays those
+a VCF that :func:`engine.mnk.threats.find_vcf` finds (the root search plays those
 at once).  ``run`` searches each with :class:`engine.api.Engine` (guided
 mode; ``--option`` sets :class:`engine.api.EngineOptions` fields), and asks
 the judge about the position after the move: a forced loss for the opponent
@@ -43,10 +43,10 @@ from judge_games import MATE, Judge, read_records, score
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.api import Engine, EngineOptions  # noqa: E402
-from engine.limits import Limits  # noqa: E402
-from engine.parallel import ParallelEngine  # noqa: E402
-from engine.rules import Board, GameConfig  # noqa: E402
-from engine.threats import find_vcf  # noqa: E402
+from engine.search.limits import Limits  # noqa: E402
+from engine.mnk.parallel import ParallelEngine  # noqa: E402
+from engine.mnk.rules import Board, GameConfig  # noqa: E402
+from engine.mnk.threats import find_vcf  # noqa: E402
 
 
 def replay(config: GameConfig, moves) -> Board:
@@ -132,7 +132,7 @@ def kept(position: dict, verdict: str | None) -> bool:
 def run(positions: list[dict], ask, options: EngineOptions, ms: int, seed: int = 1, threads: int = 1) -> tuple[int, Counter]:
     """(in how many positions the engine's move kept the goal, how its searches ended).
 
-    ``threads`` > 1 searches with :class:`engine.parallel.ParallelEngine`
+    ``threads`` > 1 searches with :class:`engine.mnk.parallel.ParallelEngine`
     (``threads - 1`` helper processes, started once per board size).
     """
     held = 0

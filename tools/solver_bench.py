@@ -3,7 +3,7 @@
 
 The conversion positions (``data/conversion-15x15.json``: our engine to move
 with a forced win that is not a VCF) are where the games against pela were
-lost; this runs :func:`engine.threats.find_vct` on each, no engine and no judge
+lost; this runs :func:`engine.mnk.threats.find_vct` on each, no engine and no judge
 needed:
 
     # at 1 s a position (what a move could spend; the count depends on the machine)
@@ -28,8 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from conversion import replay  # noqa: E402
-from engine.rules import Board, GameConfig  # noqa: E402
-from engine.threats import find_vct  # noqa: E402
+from engine.mnk.rules import Board, GameConfig  # noqa: E402
+from engine.mnk.threats import find_vct  # noqa: E402
 
 
 def board_of(position: dict) -> Board:

@@ -131,12 +131,15 @@ class Expansion:
     visits.  ``complete`` says whether ``moves`` are all the legal moves; when they are
     not, and every one of them is proven lost, the search asks again with
     ``everything=True`` before it calls the position lost, so pruning never makes a
-    false proof.
+    false proof.  ``win_plies`` > 0 says that ``moves[0]`` wins by force within that many
+    plies (knowledge that proves while it orders, such as a threat solver): the search
+    records the proof.
     """
 
     moves: Sequence[int]
     priors: Sequence[float] | None = None
     complete: bool = True
+    win_plies: int = 0
 
 
 class Verdict:

@@ -1,6 +1,6 @@
 """Threat-space search at the root, before the tree search of guided mode.
 
-The tree consults :class:`engine.threats.ThreatKnowledge` at every node with
+The tree consults :class:`engine.mnk.threats.ThreatKnowledge` at every node with
 small solver budgets, which is right for the many nodes of the tree but
 misses what matters most in a real game: a longer forced win of the side to
 move, and the opponent's victories by continuous threats (VCT) that one
@@ -10,7 +10,7 @@ exactly that, so the root -- one position a move -- gets a larger budget:
 1. a VCF, then a VCT, of the side to move: when found, its first move is
    played at once (a proof, no tree search needed);
 2. with ``threat_threes``, a null-move probe: the opponent's VCT as if it
-   moved next (:func:`engine.threats.probe_vct`, deeper than the per-move
+   moved next (:func:`engine.mnk.threats.probe_vct`, deeper than the per-move
    checks can afford).  A stone of ours never helps the opponent, so when
    the probe proves there is no such win, no move of ours can allow one and
    the per-move checks are skipped.  When it finds one, every move must deal
@@ -20,7 +20,7 @@ exactly that, so the root -- one position a move -- gets a larger budget:
    moves they did not reach are dropped with the losing ones (most moves do
    nothing against a threat);
 3. every root move is checked for a VCT of the opponent after it
-   (:func:`engine.threats.classify_moves`); the moves proven to lose are removed
+   (:func:`engine.mnk.threats.classify_moves`); the moves proven to lose are removed
    from the root as long as at least one other move remains.
 
 With a deadline, all of it takes a fixed share of the time left; without

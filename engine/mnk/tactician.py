@@ -5,10 +5,10 @@ on two cores: the trees agree on the same few moves.  What a second core can
 add is depth where the tree is blind: victories by continuous threats (VCT),
 of the side to move and of the opponent after each candidate move, with
 solver budgets ten times those the main search can afford in its own root
-check (:mod:`engine.roottactics`).
+check (:mod:`engine.mnk.roottactics`).
 
 :class:`RootTactician` has the search interface of :class:`engine.api.Engine`
-so that :class:`engine.parallel.ParallelEngine` can run it in a helper
+so that :class:`engine.mnk.parallel.ParallelEngine` can run it in a helper
 process and merge its answer like any searcher's:
 
 - a VCF or VCT of the side to move is a proven win (played at once);
@@ -30,8 +30,8 @@ import threading
 import time
 from typing import Callable
 
-from .api import require_playable
-from .limits import Limits, SearchInfo, SearchResult
+from ..api import require_playable
+from ..search.limits import Limits, SearchInfo, SearchResult
 from .options import EngineOptions
 from .rules import Board, GameConfig
 from .threats import candidate_moves, fast_solver, find_vcf, find_vct, losing_moves, probe_vct
@@ -56,7 +56,7 @@ FAST_OWN_THREES = 6
 FAST_OWN_NODES = 2_000_000
 FAST_CANDIDATES = 40
 FAST_PASSES = ((3000, 6), (30_000, 6), (300_000, 6))
-#: The null-move probe of the opponent's VCT (see :mod:`engine.roottactics`): its threes,
+#: The null-move probe of the opponent's VCT (see :mod:`engine.mnk.roottactics`): its threes,
 #: solver nodes, and share of the time left after the own search.
 PROBE_THREES = 6
 PROBE_NODES = 500_000

@@ -1,14 +1,14 @@
 /*
- * Guided MCTS in C: the tree search of engine/mcts.py's guided mode for the boards the
+ * Guided MCTS in C: the tree search of engine/mnk/mcts.py's guided mode for the boards the
  * solver handles (freestyle, K >= 4), some fifty times more nodes a second than the
- * Python tree.  Included by _threatcore.c; the Python side is engine/nativesearch.py.
+ * Python tree.  Included by _threatcore.c; the Python side is engine/mnk/nativesearch.py.
  *
  * The same search as the Python tree, one leaf at a time (no batches, so no virtual
  * loss):
  * - A node is created when a descent first reaches it, with its exact status: the side
  *   to move completes a line (a proven win), the opponent has two completions (a loss),
  *   the board is full (a draw).  Its value is the static line evaluation of
- *   engine/evaluation.py, kept up to date incrementally (four running sums over the
+ *   engine/mnk/evaluation.py, kept up to date incrementally (four running sums over the
  *   windows, changed only by the windows through the stone set or cleared).
  * - Its moves are listed on the next descent through it (ThreatKnowledge.suggest): the
  *   block of the opponent's completion; a VCF (then a VCT) of the side to move proves a
@@ -1052,8 +1052,8 @@ static PyMethodDef tree_methods[] = {
 
 static PyTypeObject TreeType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "engine._threatcore.Tree",
-    .tp_doc = "Tree(geometry, board_cells, directions, ...): guided MCTS in C (see engine/nativesearch.py).",
+    .tp_name = "engine.mnk._threatcore.Tree",
+    .tp_doc = "Tree(geometry, board_cells, directions, ...): guided MCTS in C (see engine/mnk/nativesearch.py).",
     .tp_basicsize = sizeof(TreeObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,

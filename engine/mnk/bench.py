@@ -5,7 +5,7 @@ signature (total nodes and playouts, and a checksum of the chosen moves), as
 Stockfish's ``bench`` does: the same code gives the same signature on any
 machine, so a changed signature means the search itself changed.
 
-Run it as ``python -m engine.bench [--nodes N] [--movetime MS] [--json] [--mode M]``;
+Run it as ``python -m engine.mnk.bench [--nodes N] [--movetime MS] [--json] [--mode M]``;
 ``--startup`` instead times ``import engine`` plus building an empty 15x15
 search in fresh interpreters.
 """
@@ -22,8 +22,8 @@ import zlib
 from dataclasses import dataclass
 from typing import Sequence, TextIO
 
-from .api import Engine
-from .limits import Limits
+from ..api import Engine
+from ..search.limits import Limits
 from .options import EngineOptions
 from .rules import Board, GameConfig, Rule
 
@@ -97,8 +97,8 @@ _STARTUP_PROBE = """
 import time
 t0 = time.perf_counter()
 import engine.api
-from engine.limits import Limits
-from engine.rules import Board, GameConfig
+from engine.search.limits import Limits
+from engine.mnk.rules import Board, GameConfig
 cfg = GameConfig.square(15, 5)
 e = engine.api.Engine(cfg, seed=1)
 e.search(Board(cfg), Limits(nodes=1))

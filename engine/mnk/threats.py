@@ -3,7 +3,7 @@
 Vocabulary (for the side ``p``; K = win length):
 
 - *completing cell*: an empty cell where ``p`` would complete a winning line
-  now (checked with :func:`engine.rules.run_wins`, so exact/caro are exact).
+  now (checked with :func:`engine.mnk.rules.run_wins`, so exact/caro are exact).
 - *four*: a move after which ``p`` has a completing cell (the K-analogue of a
   gomoku four; for K=3 it is a "two", for K=2 any move next to room).
 - *double threat*: a move after which ``p`` has completing cells that no single
@@ -23,9 +23,9 @@ Public API (moves are compact indices ``y * width + x``):
 - decisions: :func:`tactical_move` (win / block / VCF / defend),
   :func:`defence_set`, :func:`candidate_moves` (pattern priors);
 - :class:`ThreatKnowledge`: all of it behind the search's
-  :class:`engine.knowledge.MoveKnowledge` hook.
+  :class:`engine.mnk.knowledge.MoveKnowledge` hook.
 
-Public functions take a :class:`~engine.rules.Board`.  They never copy it:
+Public functions take a :class:`~engine.mnk.rules.Board`.  They never copy it:
 they set and clear cells of ``board.cells`` directly and always restore it
 exactly (also when an exception escapes), so a board must not be shared with
 another thread while one of them runs.  :class:`ThreatKnowledge` works on a
@@ -50,7 +50,7 @@ DEFAULT_VCF_NODES = 20000
 #: Deepest attack considered (attacker moves), keeping recursion well inside Python's limit.
 MAX_VCF_DEPTH = 120
 
-try:  # the same solver in C (engine/_threatcore.c), built at install when a compiler is at hand
+try:  # the same solver in C (engine/mnk/_threatcore.c), built at install when a compiler is at hand
     from . import _threatcore
 except ImportError:  # pragma: no cover - depends on the build
     _threatcore = None
@@ -617,7 +617,7 @@ def candidate_moves(board: Board, limit: int | None = None) -> list[tuple[int, f
 
     Candidates are the empty cells within distance 2 of a stone (the central
     region on an empty board), scored by line patterns for both sides (own
-    potential and the opponent's, see :func:`engine.patterns.cell_scores`).
+    potential and the opponent's, see :func:`engine.mnk.patterns.cell_scores`).
     ``limit`` keeps only the best ones.  Empty when the game is over.
     """
     if board.is_over:
@@ -634,21 +634,21 @@ def candidate_moves(board: Board, limit: int | None = None) -> list[tuple[int, f
 
 
 class ThreatKnowledge:
-    """Threat knowledge for the tree search: implements :class:`engine.knowledge.MoveKnowledge`.
+    """Threat knowledge for the tree search: implements :class:`engine.mnk.knowledge.MoveKnowledge`.
 
     For each new node (side to move ``s``):
 
     1. ``s`` completes a line, or has a VCF (within ``vcf_nodes`` solver
        nodes), or, with ``vct_nodes``, a VCT of up to ``vct_threes`` threes
        (``None``: the default budget of the solver at hand, see
-       :meth:`engine.options.EngineOptions.threat_budgets`): its first move
+       :meth:`engine.mnk.options.EngineOptions.threat_budgets`): its first move
        is forced and the node a proven win;
     2. the opponent has a completion: the moves that stop it;
     3. the opponent threatens a double threat or a VCF: only the defence set
        (see :func:`defence_set`, ``defence_nodes`` per solver run), best first;
     4. otherwise the searcher's candidates, with pattern priors: window
-       scores (:func:`engine.patterns.cell_scores`) or, with
-       ``priors="shapes"``, the fitted shape priors of :mod:`engine.shapes`.
+       scores (:func:`engine.mnk.patterns.cell_scores`) or, with
+       ``priors="shapes"``, the fitted shape priors of :mod:`engine.mnk.shapes`.
 
     Budgets are counted in solver nodes, not time, so a seeded search stays
     reproducible.  The caller's ``cells`` are copied, never modified.
@@ -675,7 +675,7 @@ class ThreatKnowledge:
         self._scores = shape_scores if priors == "shapes" else cell_scores
 
     def suggest(self, config: GameConfig, cells: Sequence[int], to_move: int, candidates: Sequence[int]):
-        """A :class:`engine.knowledge.Suggestion` for this position, or ``None`` to keep the defaults."""
+        """A :class:`engine.mnk.knowledge.Suggestion` for this position, or ``None`` to keep the defaults."""
         from .knowledge import Suggestion  # the hook's value type; imported lazily to keep layers loose
 
         if to_move not in (1, 2) or len(cells) != config.padded_size:

@@ -1,11 +1,11 @@
-"""The helper processes of :class:`engine.parallel.ParallelEngine`: both ends of their pipe.
+"""The helper processes of :class:`engine.mnk.parallel.ParallelEngine`: both ends of their pipe.
 
 Parent side: :class:`Helper` is the parent's handle on one process (its
 pipe, whether it is dead and why, the search it owes a reply to);
 :func:`shutdown` closes a set of them.  Child side: :func:`helper_main` is
 the body of a helper process.  It serves ``prepare`` / ``search`` /
 ``stop`` / ``close`` messages with an :class:`engine.api.Engine` (role
-``"search"``) or an :class:`engine.tactician.RootTactician` (role
+``"search"``) or an :class:`engine.mnk.tactician.RootTactician` (role
 ``"tactics"``), and replies ``("ready",)``, ``("result", sid, SearchResult,
 root_stats)`` or ``("error", sid, text)``.
 
@@ -25,8 +25,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .api import Engine
-from .limits import Limits, SearchResult
+from ..api import Engine
+from ..search.limits import Limits, SearchResult
 from .options import EngineOptions
 from .rules import Board, GameConfig
 
@@ -184,7 +184,7 @@ def helper_main(conn: Any, options: EngineOptions, seed: int | None, role: str =
     """Body of a helper process: serve searches from ``conn`` until told to close or orphaned.
 
     ``role`` ``"search"`` runs an :class:`engine.api.Engine`, ``"tactics"`` a
-    :class:`engine.tactician.RootTactician`.
+    :class:`engine.mnk.tactician.RootTactician`.
 
     A listener thread reads the pipe so that a ``stop`` reaches the running
     search at once; EOF (the parent closed or died) ends the process.

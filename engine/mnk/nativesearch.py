@@ -1,9 +1,9 @@
-"""Guided MCTS in C, behind the interface of :class:`engine.mcts.Searcher` that the facade uses.
+"""Guided MCTS in C, behind the interface of :class:`engine.mnk.mcts.Searcher` that the facade uses.
 
-``engine/_tree.h`` (part of the optional ``engine._threatcore`` extension) runs guided
+``engine/mnk/_tree.h`` (part of the optional ``engine.mnk._threatcore`` extension) runs guided
 mode's tree search -- the same threat knowledge, window priors, static evaluation,
-progressive bias and widening and MCTS-Solver proofs as :mod:`engine.mcts` with
-:class:`engine.threats.ThreatKnowledge` -- for the boards the C solver handles
+progressive bias and widening and MCTS-Solver proofs as :mod:`engine.mnk.mcts` with
+:class:`engine.mnk.threats.ThreatKnowledge` -- for the boards the C solver handles
 (freestyle, K >= 4).  It makes tens of thousands of tree nodes a second where the Python
 tree makes one or two thousand; what that bought is in the README (Strength).
 
@@ -29,7 +29,7 @@ import time
 from typing import Callable
 
 from .evaluation import OPPONENT_WEIGHTS, OWN_WEIGHTS, TEMPO, _by_count
-from .limits import Limits, SearchInfo, SearchResult
+from ..search.limits import Limits, SearchInfo, SearchResult
 from .options import EngineOptions
 from .patterns import DEAD_CELL_SCORE, geometry, score_weights
 from .mcts import continuation
@@ -61,7 +61,7 @@ def available(config: GameConfig, options: EngineOptions) -> bool:
 
 
 class NativeSearcher:
-    """One game's guided search in the C tree (same methods as :class:`engine.mcts.Searcher`
+    """One game's guided search in the C tree (same methods as :class:`engine.mnk.mcts.Searcher`
     that :class:`engine.api.Engine` uses)."""
 
     def __init__(self, config: GameConfig, options: EngineOptions) -> None:
@@ -126,7 +126,7 @@ class NativeSearcher:
         return reused
 
     def _continuation(self, board: Board) -> list[int] | None:
-        """The moves that lead from the old root to ``board`` (see :func:`engine.mcts.continuation`),
+        """The moves that lead from the old root to ``board`` (see :func:`engine.mnk.mcts.continuation`),
         or ``None`` when it does not follow from it or lies too far on."""
         old = self._root_cells
         if not self._ready or old is None or len(old) != len(board.cells):
@@ -209,7 +209,7 @@ class NativeSearcher:
     # ------------------------------------------------------------------ results
     def root_stats(self) -> list[tuple[int, float, float, str | None]]:
         """``(move, n, w, proven)`` of the root's tried children, as
-        :meth:`engine.mcts.Searcher.root_stats` (``n`` in playouts: visits times ``per_leaf``)."""
+        :meth:`engine.mnk.mcts.Searcher.root_stats` (``n`` in playouts: visits times ``per_leaf``)."""
         if not self._ready:
             return []
         r = self.per_leaf
@@ -219,7 +219,7 @@ class NativeSearcher:
         return stats
 
     def _best(self) -> tuple[int, float] | None:
-        """The move to play and its value, as :meth:`engine.mcts.Searcher.best_index` chooses."""
+        """The move to play and its value, as :meth:`engine.mnk.mcts.Searcher.best_index` chooses."""
         if self._wins:
             return self._wins[0], 1.0
         stats = self._tree.stats()

@@ -5,20 +5,20 @@ directions (K = win length).  Every line of ``K`` that can ever win lies in a
 window, so counting each side's stones per window describes every line
 pattern: a window with ``c`` own stones and no opponent stone is a live
 ``c``-of-``K``.  The tables (:class:`Geometry`) depend only on the
-:class:`~engine.rules.GameConfig` and are cached per config.
+:class:`~engine.mnk.rules.GameConfig` and are cached per config.
 
 Everything here works on the padded ``Board.cells`` list (see
-:mod:`engine.rules`); cells are padded indices unless a name says "move".
+:mod:`engine.mnk.rules`); cells are padded indices unless a name says "move".
 Window counts are exact for the freestyle rule; for the exact and caro rules
 they over-approximate (a full window may be an overline or a blocked caro
-five), so callers that need the truth confirm with :func:`engine.rules.run_wins`.
+five), so callers that need the truth confirm with :func:`engine.mnk.rules.run_wins`.
 
 - :class:`Geometry` / :func:`geometry`: the window tables of a config.
 - :func:`cell_scores`: pattern scores of candidate cells (move priors).
 - :class:`LineState`: window counts kept up to date while a solver sets and
   clears stones; it answers "where does ``p`` complete / make a four / make a
   double threat" exactly, for every rule (the vocabulary is defined in
-  :mod:`engine.threats`).
+  :mod:`engine.mnk.threats`).
 """
 
 from __future__ import annotations

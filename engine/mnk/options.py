@@ -47,7 +47,7 @@ class EngineOptions:
       built-in knowledge: immediate win, forced block, moves near stones);
       ``"guided"`` additionally consults ``knowledge`` whenever a node's
       moves are listed (its first expansion); without an explicit
-      ``knowledge`` it uses :class:`engine.threats.ThreatKnowledge`.
+      ``knowledge`` it uses :class:`engine.mnk.threats.ThreatKnowledge`.
     - ``exploration`` (default: :data:`UCT_EXPLORATION` in uct mode,
       :data:`GUIDED_EXPLORATION` in guided mode): the UCT constant ``c`` in
       ``q + c * sqrt(ln N / n)`` (values are in [0, 1]; ``n`` counts playouts).
@@ -69,7 +69,7 @@ class EngineOptions:
     - ``root_threats``: in guided mode with the default threat knowledge,
       search threats at the root before the tree search (an own VCF/VCT is
       played at once; moves after which the opponent has a VCT are dropped;
-      see :mod:`engine.roottactics`).  ``root_share`` is the fraction of the
+      see :mod:`engine.mnk.roottactics`).  ``root_share`` is the fraction of the
       time left that this may take; ``root_threes`` the threes the own VCT
       may play; ``reply_threes`` / ``reply_nodes`` bound the opponent's VCT
       looked for after each root move (threes, solver nodes);
@@ -89,27 +89,27 @@ class EngineOptions:
     - ``eval_weight`` (default: 0 in uct mode, :data:`GUIDED_EVAL_WEIGHT` in
       guided mode): a leaf's value is ``(1 - eval_weight)`` times its
       playouts' score plus ``eval_weight`` times the static line evaluation
-      of :mod:`engine.evaluation` (guided mode only).
-    - ``helpers`` (with :class:`engine.parallel.ParallelEngine`, i.e. more
+      of :mod:`engine.mnk.evaluation` (guided mode only).
+    - ``helpers`` (with :class:`engine.mnk.parallel.ParallelEngine`, i.e. more
       than one thread): ``"tactics"`` (default) makes the first helper
-      process a :class:`engine.tactician.RootTactician` (deep threat checks
+      process a :class:`engine.mnk.tactician.RootTactician` (deep threat checks
       of the root) and any others searchers; ``"search"`` makes them all
       searchers (plain root-parallel MCTS).
     - ``vcf_nodes`` / ``defence_nodes`` / ``vct_nodes``: solver budgets of the
-      default :class:`engine.threats.ThreatKnowledge` of guided mode
+      default :class:`engine.mnk.threats.ThreatKnowledge` of guided mode
       (``vct_nodes`` 0: no VCT at tree nodes).
     - ``priors``: the move priors of that knowledge: ``"windows"`` (default,
-      :func:`engine.patterns.cell_scores`) or ``"shapes"`` (the fitted shape
-      priors of :mod:`engine.shapes`: they rank a strong engine's move higher
+      :func:`engine.mnk.patterns.cell_scores`) or ``"shapes"`` (the fitted shape
+      priors of :mod:`engine.mnk.shapes`: they rank a strong engine's move higher
       but cost half the nodes a second, and played weaker; see README).
-    - ``native_tree``: run guided mode's tree in C (:mod:`engine.nativesearch`) where it
+    - ``native_tree``: run guided mode's tree in C (:mod:`engine.mnk.nativesearch`) where it
       can (freestyle, K >= 4, the extension built, the default knowledge with window
       priors and ``eval_weight`` 1); ``native_vct_visits``: there, the tree's VCT runs
       once a node has this many visits (0: when its moves are listed, as in Python);
       ``native_edge_cap``: moves listed per node below the root.
-    - ``root_thread``: run the root threat search (:mod:`engine.roottactics`) on a second
+    - ``root_thread``: run the root threat search (:mod:`engine.mnk.roottactics`) on a second
       thread while the tree searches, instead of before it: the tree gets the whole turn
-      and the threat search a larger share of it (:data:`engine.roottactics.THREAD_SHARE`),
+      and the threat search a larger share of it (:data:`engine.mnk.roottactics.THREAD_SHARE`),
       and the moves it proves lost leave the root when it is done.  Only with the C tree
       and a deadline, which release the interpreter lock (otherwise the threat search runs
       first, as without this); it uses a second core.  The protocol's ``--threads 2`` /

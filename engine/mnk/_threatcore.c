@@ -1,5 +1,5 @@
 /*
- * engine._threatcore: the freestyle VCF/VCT solver of engine/threats.py, in C.
+ * engine.mnk._threatcore: the freestyle VCF/VCT solver of engine/mnk/threats.py, in C.
  *
  * The threat solver is where guided search spends most of its time (about two
  * thirds of a middle-game search under the profiler), and in Python it reaches
@@ -11,7 +11,7 @@
  * handled here; everything else stays on the Python path, which remains the
  * reference and the fallback when this extension was not built.
  *
- * Vocabulary as in engine/threats.py.  Cells are padded indices; a window is
+ * Vocabulary as in engine/mnk/threats.py.  Cells are padded indices; a window is
  * K consecutive on-board cells; hot[p] holds the windows with no opponent
  * stone and at least K-2 stones of p (the only windows fours live in).
  *
@@ -131,7 +131,7 @@ fail:
 
 static PyTypeObject GeomType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "engine._threatcore.Geometry",
+    .tp_name = "engine.mnk._threatcore.Geometry",
     .tp_doc = "Geometry(npad, k, windows, zobrist): window tables of one board configuration.",
     .tp_basicsize = sizeof(GeomObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -237,7 +237,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "engine._threatcore",
+    PyModuleDef_HEAD_INIT, "engine.mnk._threatcore",
     "The freestyle VCF/VCT threat solver of engine.threats, in C (same results, same node counts).",
     -1, methods,
 };

@@ -1,9 +1,9 @@
 /*
- * The freestyle VCF/VCT threat solver of engine/threats.py, in C: the solver state
+ * The freestyle VCF/VCT threat solver of engine/mnk/threats.py, in C: the solver state
  * (LineState's window counts and hot lists), its small containers, and the search.
  * Included by _threatcore.c (the module); everything here is static.
  *
- * Vocabulary as in engine/threats.py.  Cells are padded indices; a window is
+ * Vocabulary as in engine/mnk/threats.py.  Cells are padded indices; a window is
  * K consecutive on-board cells; hot[p] holds the windows with no opponent
  * stone and at least K-2 stones of p (the only windows fours live in).
  */

@@ -1,10 +1,10 @@
 """The pluggable move-knowledge hook of the searcher.
 
-The built-in knowledge of :mod:`engine.mcts` is cheap and exact: play an
+The built-in knowledge of :mod:`engine.mnk.mcts` is cheap and exact: play an
 immediate win, block the opponent's only immediate win, give up on a node
 where the opponent has two, and consider only cells near existing stones on
 large boards.  Anything smarter (threat-space search, pattern priors; see
-``engine/threats.py``) plugs in here by implementing :class:`MoveKnowledge`
+``engine/mnk/threats.py``) plugs in here by implementing :class:`MoveKnowledge`
 and passing it as ``EngineOptions(mode="guided", knowledge=...)``.
 """
 
@@ -43,7 +43,7 @@ class MoveKnowledge(Protocol):
     unless its side to move has an immediate win or faces an immediate threat
     (those cases are handled by the searcher itself).  Exceptions it raises
     are counted and ignored (the searcher's defaults are used).  ``cells`` is the padded board (the layout of
-    :class:`engine.rules.Board` ``.cells``); it must not be modified.
+    :class:`engine.mnk.rules.Board` ``.cells``); it must not be modified.
     ``candidates`` are the searcher's own candidate moves (compact indices).
     Return ``None`` to keep the searcher's defaults.
     """

@@ -2,8 +2,8 @@
 
 :class:`ParallelEngine` has the interface of :class:`engine.api.Engine`.  Each
 search runs the local engine in the calling thread and, at the same time,
-``workers`` helper processes (:mod:`engine.helperproc`).  In guided mode the
-first helper is a :class:`engine.tactician.RootTactician` (deep threat checks
+``workers`` helper processes (:mod:`engine.mnk.helperproc`).  In guided mode the
+first helper is a :class:`engine.mnk.tactician.RootTactician` (deep threat checks
 of the root moves, see ``EngineOptions.helpers``); the others run the same
 search with their own engine, tree and seed.  Then the root statistics are
 merged:
@@ -15,7 +15,7 @@ merged:
   the higher mean); a move that any searcher proved to lose is never chosen
   unless every move is (then a searcher's own choice not proven lost is
   played, if there is one); a proven draw replaces a best move scoring below a
-  draw, as in :meth:`engine.mcts.Searcher.best_index`.
+  draw, as in :meth:`engine.mnk.mcts.Searcher.best_index`.
 
 Processes (``multiprocessing`` "spawn" context: the brain has threads, so
 never fork) are started once, at construction, and serve every search and
@@ -43,7 +43,7 @@ stop); it simply gets the next search, which supersedes the old one.  A
 helper that dies, raises or stops answering never breaks a search: its reply
 is skipped, the merge uses the others (at worst the local result) and the
 helper is not used again (``lost_workers`` counts them).  Helpers run at a
-lower priority (:data:`engine.helperproc.HELPER_NICE`) so that on a busy machine the calling
+lower priority (:data:`engine.mnk.helperproc.HELPER_NICE`) so that on a busy machine the calling
 process keeps its deadline.
 
 As with any "spawn" user, a script that creates a ``ParallelEngine`` must
@@ -63,12 +63,12 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .api import Engine, require_playable
+from ..api import Engine, require_playable
 from .helperproc import Helper, HelperFailure, helper_main, shutdown, wants_tactician
-from .limits import Limits, SearchInfo, SearchResult
+from ..search.limits import Limits, SearchInfo, SearchResult
 from .options import EngineOptions
 from .rules import Board, GameConfig
-from .timecontrol import BASE_MEMORY_BYTES, MIN_TREE_NODES, NODE_BYTES
+from ..timecontrol import BASE_MEMORY_BYTES, MIN_TREE_NODES, NODE_BYTES
 
 __all__ = ["ParallelEngine", "START_METHOD"]
 

@@ -50,7 +50,7 @@ import numpy as np
 
 from .evaluation import LineEvaluator
 from .knowledge import MoveKnowledge, Suggestion
-from .limits import Limits, SearchInfo, SearchResult
+from ..search.limits import Limits, SearchInfo, SearchResult
 from .options import EngineOptions
 from .rollout import RolloutKernel
 from .rules import EMPTY, Board, GameConfig, Rule
@@ -253,7 +253,7 @@ class Searcher:
         self.knowledge: MoveKnowledge | None = options.knowledge if options.mode == "guided" else None
         self.knowledge_errors = 0  # exceptions raised by the knowledge module (then ignored)
         self.bias = options.prior_bias if self.knowledge is not None else 0.0
-        # Static evaluation mixed into the leaf values (guided mode; see engine.evaluation).
+        # Static evaluation mixed into the leaf values (guided mode; see engine.mnk.evaluation).
         self.eval_weight = options.eval_weight if options.mode == "guided" else 0.0
         self.evaluator = LineEvaluator(config) if self.eval_weight > 0 else None
         self._prior: np.ndarray | None = None  # priors of the node being expanded (see _consult)
