@@ -53,23 +53,19 @@ def final(own: set, opp: set, n: int) -> int:
     return d + e if d > 0 else d - e if d < 0 else 0
 
 
+@lru_cache(maxsize=None)
 def minimax(p: int, o: int, n: int) -> int:
-    """The final disc differential for the side to move with best play (no pruning,
-    memoised on the position)."""
-
-    @lru_cache(maxsize=None)
-    def value(p: int, o: int) -> int:
-        own, opp = cells(p, n), cells(o, n)
-        ms = moves(own, opp, n)
-        if not ms:
-            if not moves(opp, own, n):
-                return final(own, opp, n)
-            return -value(o, p)
-        best = -10_000
-        for (r, c), f in ms.items():
-            new_own = own | f | {(r, c)}
-            new_opp = opp - f
-            best = max(best, -value(to_bb(new_opp, n), to_bb(new_own, n)))
-        return best
-
-    return value(p, o)
+    """The final disc differential for the side to move (``p``) with best play (no
+    pruning; memoised on the position, across calls)."""
+    own, opp = cells(p, n), cells(o, n)
+    ms = moves(own, opp, n)
+    if not ms:
+        if not moves(opp, own, n):
+            return final(own, opp, n)
+        return -minimax(o, p, n)
+    best = -10_000
+    for (r, c), f in ms.items():
+        new_own = own | f | {(r, c)}
+        new_opp = opp - f
+        best = max(best, -minimax(to_bb(new_opp, n), to_bb(new_own, n), n))
+    return best

@@ -1,0 +1,111 @@
+"""The Reversi searcher: the generic MCTS with the Reversi evaluator and oracle, its tree
+kept from move to move.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ..search.game import GameError, Outcome, Verdict
+from ..search.limits import Limits, SearchInfo, SearchResult
+from ..search.mcts import MCTS, TreeSettings
+from .evaluate import ROOT_EMPTIES, ROOT_NODES, TREE_EMPTIES, TREE_NODES, ReversiEvaluator, ReversiOracle
+from .rules import ReversiState
+
+
+@dataclass(frozen=True)
+class ReversiOptions:
+    """How the Reversi searcher plays (defaults measured with ``python -m engine.reversi
+    bench`` and self-play; see NOTES).
+
+    - ``playouts_per_leaf``: random games per leaf (the evaluator's weight);
+    - ``order``: corners-first move order with priors (else square order);
+    - ``solver``: use the endgame oracle; ``tree_empties`` / ``root_empties``: from how
+      many empty squares it solves inside the tree / at the root;
+    - the rest is the tree's :class:`~engine.search.mcts.TreeSettings`.
+    """
+
+    playouts_per_leaf: int = 16
+    order: bool = True
+    solver: bool = True
+    tree_empties: int | None = None  # None: the oracle's default for the kernel in use
+    root_empties: int | None = None
+    tree_nodes: int = TREE_NODES
+    root_nodes: int = ROOT_NODES
+    exploration: float = 0.8
+    prior_bias: float = 0.0
+    widening: float = 0.0
+    leaves_per_batch: int = 16
+    max_tree_nodes: int = 300_000
+    reuse_tree: bool = True
+
+    def tree_settings(self) -> TreeSettings:
+        return TreeSettings(exploration=self.exploration, widening=self.widening, prior_bias=self.prior_bias,
+                            leaves_per_batch=self.leaves_per_batch, max_tree_nodes=self.max_tree_nodes,
+                            reuse_tree=self.reuse_tree)
+
+
+class ReversiSearcher:
+    """Searches Reversi positions of one board size, one at a time, reusing its tree when
+    the next position continues the last one's history.
+
+    From ``root_empties`` empty squares it first solves the position exactly (within
+    half the remaining time under a deadline) and, when that succeeds, answers with the
+    best move at once; :attr:`last_margin` then holds the final disc differential for
+    the side to move with best play (else ``None``).
+
+    ``seed``: an int or a ``numpy.random.Generator`` (``None``: fresh entropy); a seed and
+    a node or playout limit reproduce a search exactly.
+    """
+
+    def __init__(self, n: int = 8, options: ReversiOptions = ReversiOptions(),
+                 seed: int | np.random.Generator | None = None) -> None:
+        self.n = n
+        self.options = options
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self.evaluator = ReversiEvaluator(n, options.playouts_per_leaf, options.order)
+        self.oracle = (ReversiOracle(options.tree_empties, options.root_empties, options.tree_nodes,
+                                     options.root_nodes) if options.solver else None)
+        self.tree = MCTS(self.evaluator, self.oracle, options.tree_settings(), rng)
+        self.last_margin: int | None = None
+
+    def new_game(self) -> None:
+        """Forget the tree."""
+        self.tree.reset()
+
+    def search(self, state: ReversiState, limits: Limits, stop: threading.Event | None = None,
+               on_info: Callable[[SearchInfo], None] | None = None,
+               started: float | None = None) -> SearchResult:
+        """The move to play at ``state`` (not modified); :class:`GameError` when the game
+        is over or the board is of another size."""
+        if state.n != self.n:
+            raise GameError(f"this searcher plays {self.n}x{self.n}, the position is {state.n}x{state.n}")
+        t0 = time.monotonic() if started is None else started
+        self.last_margin = None
+        if self.oracle is not None and not state.is_terminal():
+            deadline = None
+            if limits.deadline is not None:
+                now = time.monotonic()
+                deadline = now + 0.5 * max(0.0, limits.deadline - now)
+            # (the tree's own root verdict, when it builds a new root, is this one, cached)
+            verdict = self.oracle.solve_root(state, deadline)
+            if verdict.outcome and verdict.moves:
+                return self._proven(verdict, t0, on_info)
+        self.tree.set_root(state)
+        return self.tree.search(limits, stop, on_info, started)
+
+    def _proven(self, verdict: Verdict, t0: float, on_info: Callable[[SearchInfo], None] | None) -> SearchResult:
+        """The result of a root the solver decided."""
+        self.last_margin = verdict.facts
+        move = verdict.moves[0]
+        value = Outcome(verdict.outcome).score
+        elapsed = time.monotonic() - t0
+        if on_info is not None:
+            on_info(SearchInfo(playouts=0, nodes=0, depth=verdict.plies, value=value, pv=[move], elapsed=elapsed))
+        return SearchResult(move=move, value=value, pv=[move], depth=verdict.plies, elapsed=elapsed,
+                            proven=Outcome(verdict.outcome).label, reason="proven")
