@@ -91,14 +91,17 @@ class ReversiEvaluator:
 
 
 #: Default empties from which the oracle solves: inside the tree (win/draw/loss), and at
-#: the root of a search (exact margin).  Measured (``python -m engine.reversi bench``, NOTES):
-#: a win/draw/loss solve costs a median 0.09 ms at 12 empties, about one tree node's work
-#: with 16 playouts a leaf; 0.7 ms at 14; an exact solve 7 ms at 14, 40 ms at 16.
-TREE_EMPTIES = 12
+#: the root of a search (exact margin).  A win/draw/loss solve costs a median 0.1 ms at 12
+#: empties (about one tree node's work with 16 playouts a leaf) and 0.7 ms at 14 (mean 2
+#: ms), yet proving nodes at 14 empties pays: from 18 empties, searches of 1 s proved 11 of
+#: 12 positions (median 0.28 s) against 4 of 12 solving from 12 (NOTES-reversi.md).
+TREE_EMPTIES = 14
 ROOT_EMPTIES = 16
 #: Node budgets: past them the position stays unknown to the oracle (the search goes on).
-TREE_NODES = 20_000
+TREE_NODES = 100_000
 ROOT_NODES = 20_000_000
+#: The same for the Python fallback solver (about 70,000 nodes a second, 300 times slower).
+PY_TREE_EMPTIES, PY_ROOT_EMPTIES, PY_TREE_NODES, PY_ROOT_NODES = 8, 12, 5_000, 1_000_000
 
 
 class ReversiOracle:
@@ -112,19 +115,22 @@ class ReversiOracle:
     so a position met again -- a transposition, the root of the next search -- costs a
     dict lookup.
 
-    The Python fallback solver is far slower, so without the C kernel the default
-    thresholds drop by four empties.  ``plies`` of a proof is the number of empty
-    squares (the game's length with best play, passes aside).
+    Every ``None`` takes the default for the kernel in use (``TREE_EMPTIES``... with the
+    C kernel, ``PY_TREE_EMPTIES``... with the far slower Python solver).  ``plies`` of a
+    proof is the number of empty squares (the game's length with best play, passes
+    aside).
     """
 
     def __init__(self, tree_empties: int | None = None, root_empties: int | None = None,
-                 tree_nodes: int = TREE_NODES, root_nodes: int = ROOT_NODES,
+                 tree_nodes: int | None = None, root_nodes: int | None = None,
                  cache_size: int = 200_000) -> None:
-        slow = kernel.native() is None
-        self.tree_empties = tree_empties if tree_empties is not None else TREE_EMPTIES - 4 * slow
-        self.root_empties = root_empties if root_empties is not None else ROOT_EMPTIES - 4 * slow
-        self.tree_nodes = tree_nodes
-        self.root_nodes = root_nodes
+        if kernel.native() is not None:
+            defaults = (TREE_EMPTIES, ROOT_EMPTIES, TREE_NODES, ROOT_NODES)
+        else:
+            defaults = (PY_TREE_EMPTIES, PY_ROOT_EMPTIES, PY_TREE_NODES, PY_ROOT_NODES)
+        given = (tree_empties, root_empties, tree_nodes, root_nodes)
+        self.tree_empties, self.root_empties, self.tree_nodes, self.root_nodes = (
+            d if g is None else g for g, d in zip(given, defaults))
         self.cache_size = cache_size
         # key -> (verdict, tried at the root): an unknown tree verdict is retried at the root
         self._cache: dict[tuple[int, int, int], tuple[Verdict, bool]] = {}

@@ -14,7 +14,7 @@ import numpy as np
 from ..search.game import GameError, Outcome, Verdict
 from ..search.limits import Limits, SearchInfo, SearchResult
 from ..search.mcts import MCTS, TreeSettings
-from .evaluate import ROOT_EMPTIES, ROOT_NODES, TREE_EMPTIES, TREE_NODES, ReversiEvaluator, ReversiOracle
+from .evaluate import ReversiEvaluator, ReversiOracle
 from .rules import ReversiState
 
 
@@ -26,7 +26,8 @@ class ReversiOptions:
     - ``playouts_per_leaf``: random games per leaf (the evaluator's weight);
     - ``order``: corners-first move order with priors (else square order);
     - ``solver``: use the endgame oracle; ``tree_empties`` / ``root_empties``: from how
-      many empty squares it solves inside the tree / at the root;
+      many empty squares it solves inside the tree / at the root, ``tree_nodes`` /
+      ``root_nodes`` its node budgets (``None``: :class:`ReversiOracle`'s defaults);
     - the rest is the tree's :class:`~engine.search.mcts.TreeSettings`.
     """
 
@@ -35,8 +36,8 @@ class ReversiOptions:
     solver: bool = True
     tree_empties: int | None = None  # None: the oracle's default for the kernel in use
     root_empties: int | None = None
-    tree_nodes: int = TREE_NODES
-    root_nodes: int = ROOT_NODES
+    tree_nodes: int | None = None
+    root_nodes: int | None = None
     exploration: float = 0.8
     prior_bias: float = 0.0
     widening: float = 0.0
