@@ -12,5 +12,11 @@ Modules (import the one you need; this package itself imports nothing heavy):
 - :mod:`engine.reversi.solver` -- exact endgame solving (margin or win/draw/loss);
 - :mod:`engine.reversi.perft` -- leaf counts of the move tree;
 - :mod:`engine.reversi.evaluate` -- the search's Evaluator and Oracle for Reversi;
-- :mod:`engine.reversi.bench` -- the speed figures of ``python -m engine.reversi bench``.
+- :mod:`engine.reversi.searcher` -- the generic MCTS wired with them, tree kept between moves;
+- :mod:`engine.reversi.bench` -- the speed figures of ``python -m engine.reversi bench``;
+- ``python -m engine.reversi perft N | bench [--json] | solve BOARD`` -- the command line.
+
+The C kernel (``_reversicore.c`` with ``_reversi_kernel.h``) handles every size: one
+uint64_t per board up to 8x8 (the fast path), four for 10x10..16x16 (about ten times
+slower per move); without it everything runs in Python, with the same results.
 """

@@ -14,6 +14,7 @@ import numpy as np
 from ..search.game import GameError, Outcome, Verdict
 from ..search.limits import Limits, SearchInfo, SearchResult
 from ..search.mcts import MCTS, TreeSettings
+from . import kernel
 from .evaluate import ReversiEvaluator, ReversiOracle
 from .rules import ReversiState
 
@@ -23,7 +24,8 @@ class ReversiOptions:
     """How the Reversi searcher plays (defaults measured with ``python -m engine.reversi
     bench`` and self-play; see NOTES).
 
-    - ``playouts_per_leaf``: random games per leaf (the evaluator's weight);
+    - ``playouts_per_leaf``: random games per leaf (the evaluator's weight; ``None``: 16
+      with the C kernel, 4 with the Python one, some 500 times slower);
     - ``order``: corners-first move order with priors (else square order);
     - ``solver``: use the endgame oracle; ``tree_empties`` / ``root_empties``: from how
       many empty squares it solves inside the tree / at the root, ``tree_nodes`` /
@@ -31,7 +33,7 @@ class ReversiOptions:
     - the rest is the tree's :class:`~engine.search.mcts.TreeSettings`.
     """
 
-    playouts_per_leaf: int = 16
+    playouts_per_leaf: int | None = None
     order: bool = True
     solver: bool = True
     tree_empties: int | None = None  # None: the oracle's default for the kernel in use
@@ -69,7 +71,10 @@ class ReversiSearcher:
         self.n = n
         self.options = options
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        self.evaluator = ReversiEvaluator(n, options.playouts_per_leaf, options.order)
+        per_leaf = options.playouts_per_leaf
+        if per_leaf is None:
+            per_leaf = 16 if kernel.native() is not None else 4
+        self.evaluator = ReversiEvaluator(n, per_leaf, options.order)
         self.oracle = (ReversiOracle(options.tree_empties, options.root_empties, options.tree_nodes,
                                      options.root_nodes) if options.solver else None)
         self.tree = MCTS(self.evaluator, self.oracle, options.tree_settings(), rng)
