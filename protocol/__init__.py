@@ -1,6 +1,4 @@
-"""The Gomocup brain ``pbrain-mcts``: wire format, session state machine, stdin/stdout loop, CLI.
-
-``wire`` (pure parsing/formatting) → ``session`` (state, no I/O) → ``loop``
-(threads and pipes) → ``cli`` (entry point).  ``python -m protocol`` runs the
-brain; ``python -m protocol.latency`` measures its response times.
-"""
+"""Programs that speak real engine protocols on stdin/stdout and wrap the search:
+``protocol.gomocup`` (``pbrain-mcts``) and ``protocol.nboard`` (``nboard-mcts``).
+Protocol code never searches: it parses, keeps the game's state and asks the engine
+facade (:mod:`engine.api`) for moves."""

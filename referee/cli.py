@@ -6,7 +6,7 @@
 
 Each ENGINE is one command line as a single string (split like a shell would,
 but run without a shell), or ``human``.  A missing ENGINE is this project's
-own brain, ``python -m protocol``.  Exit status: 0 when the match ran, 2 for a
+own brain, ``python -m protocol.gomocup``.  Exit status: 0 when the match ran, 2 for a
 usage error, 130 when interrupted (Ctrl-C / SIGTERM; finished games are kept
 and ``--resume`` continues).
 """
@@ -36,7 +36,7 @@ SUBCOMMANDS = {"check": "referee.check", "script": "referee.script"}
 
 def default_engine(send_delay_ms: float = 0) -> EngineSpec:
     """This project's own brain, run with the current interpreter."""
-    return EngineSpec((sys.executable, "-m", "protocol"), "pbrain-mcts", send_delay_ms)
+    return EngineSpec((sys.executable, "-m", "protocol.gomocup"), "pbrain-mcts", send_delay_ms)
 
 
 
@@ -49,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "with its own board and clock. Subcommands: 'referee check ...', 'referee script ...'.",
     )
     p.add_argument("engines", nargs="*", metavar="ENGINE",
-                   help="engine command line (one quoted string) or 'human'; default: python -m protocol")
+                   help="engine command line (one quoted string) or 'human'; default: python -m protocol.gomocup")
     g = p.add_argument_group("game")
     g.add_argument("--size", type=board_size, default=(15, 15), help="board size N or WxH (default 15)")
     g.add_argument("--win-length", type=positive_int, default=5, metavar="K",

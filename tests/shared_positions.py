@@ -1,6 +1,6 @@
-"""Where the team's shared tactical positions live: ``shared/`` beside the repository
-(as on the developers' machines and in CI).  Tests that need them skip when absent."""
+"""The tactical positions the tests use, copied into the repository (tests/data/) from the
+team's shared set: 72 puzzles with exact answer sets (see tests/data/README.md)."""
 
 from pathlib import Path
 
-TACTICS = Path(__file__).resolve().parents[2] / "shared" / "positions" / "tactics.txt"
+TACTICS = Path(__file__).resolve().parent / "data" / "tactics.txt"

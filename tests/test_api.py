@@ -1,14 +1,16 @@
-"""The engine facade: contract of Engine.search / best_move."""
+"""The engine facade and the m,n,k engine's search contract (open_engine, best_move)."""
 
 from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
-from engine.api import Engine, EngineOptions, best_move
+from engine.api import best_move, options_for
+from engine.game import GameError
+from engine.mnk.engine import MnkEngine
+from engine.mnk.options import MnkOptions
 from engine.search.limits import Limits, SearchInfo, SearchResult
 from engine.mnk.rules import Board, GameConfig, Player, Rule
 
@@ -17,8 +19,6 @@ from shared_positions import TACTICS
 
 def load_tactics(kinds: tuple[str, ...]):
     """(name, board, answers) of the puzzles whose name starts with ``kinds``."""
-    if not TACTICS.exists():
-        pytest.skip("tactical positions not available")
     out = []
     for line in TACTICS.read_text().splitlines():
         if not line.strip() or line.startswith("#"):
@@ -45,6 +45,7 @@ def middle_game() -> Board:
     return b
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["win1", "block1"])
 def test_immediate_win_and_forced_block(kind):
     for name, b, answers in load_tactics((kind,)):
@@ -66,6 +67,7 @@ def test_win1_is_reported_proven():
     assert res.proven == "win" and res.value == 1.0 and res.pv[0] == res.move
 
 
+@pytest.mark.slow
 def test_win3_and_def3_puzzles():
     """Forced wins in three plies are found, and the only defences against a
     coming double threat are played (72 puzzles, fixed seed and node budget)."""
@@ -80,14 +82,15 @@ def test_win3_and_def3_puzzles():
 def test_deadline_past_gives_legal_move_at_once():
     b = middle_game()
     t = time.monotonic()
-    res = Engine(b.config, seed=0).search(b, Limits(deadline=t - 5))
+    res = MnkEngine(b.config, seed=0).search(b, Limits(deadline=t - 5))
     assert b.is_empty(res.move)
     assert time.monotonic() - t < 0.1
 
 
+@pytest.mark.slow
 def test_deadline_is_respected():
     b = middle_game()
-    eng = Engine(b.config, seed=0)
+    eng = MnkEngine(b.config, seed=0)
     eng.search(b, Limits(nodes=10))  # warm up
     eng.new_game()
     for ms in (50, 300):
@@ -106,7 +109,7 @@ def test_stop_event_ends_search_promptly():
     timer = threading.Timer(0.15, stop.set)
     timer.start()
     start = time.monotonic()
-    res = Engine(b.config, seed=0).search(b, Limits(), stop=stop)
+    res = MnkEngine(b.config, seed=0).search(b, Limits(), stop=stop)
     took = time.monotonic() - start
     timer.cancel()
     assert res.reason == "stop"
@@ -114,6 +117,7 @@ def test_stop_event_ends_search_promptly():
     assert b.is_empty(res.move) and res.playouts > 0
 
 
+@pytest.mark.slow
 def test_same_seed_same_result():
     b = middle_game()
     r1 = best_move(b, Limits(nodes=600), seed=42)
@@ -135,7 +139,7 @@ def test_limits_are_obeyed():
 def test_board_is_not_mutated():
     b = middle_game()
     before = (list(b.cells), list(b.history), b.to_move, b.winner)
-    eng = Engine(b.config, seed=3)
+    eng = MnkEngine(b.config, seed=3)
     eng.search(b, Limits(nodes=300))
     eng.search(b, Limits(nodes=300))
     assert (list(b.cells), list(b.history), b.to_move, b.winner) == before
@@ -159,10 +163,11 @@ def test_result_fields_are_consistent():
             break
 
 
+@pytest.mark.slow
 def test_on_info_reports_progress():
     b = middle_game()
     infos: list[SearchInfo] = []
-    best_move_engine = Engine(b.config, seed=1)
+    best_move_engine = MnkEngine(b.config, seed=1)
     best_move_engine.search(b, Limits.movetime(700), on_info=infos.append)
     assert len(infos) >= 3
     assert all(isinstance(i, SearchInfo) for i in infos)
@@ -170,9 +175,10 @@ def test_on_info_reports_progress():
     assert all(0 <= i.value <= 1 and i.pv for i in infos)
 
 
+@pytest.mark.slow
 def test_tree_is_reused_between_moves():
     b = middle_game()
-    eng = Engine(b.config, seed=1)
+    eng = MnkEngine(b.config, seed=1)
     r1 = eng.search(b, Limits(nodes=2000))
     assert not eng.reused
     b.play(r1.move)
@@ -195,10 +201,10 @@ def test_game_over_and_wrong_config_raise():
     b = Board(cfg)
     for m in (0, 3, 1, 4, 2):
         b.play(m)
-    with pytest.raises(ValueError):
+    with pytest.raises(GameError):
         best_move(b, Limits(nodes=10))
-    with pytest.raises(ValueError):
-        Engine(GameConfig.square(4, 3)).search(Board(cfg), Limits(nodes=10))
+    with pytest.raises(GameError):
+        MnkEngine(GameConfig.square(4, 3)).search(Board(cfg), Limits(nodes=10))
 
 
 def test_last_empty_cell_is_played():
@@ -221,17 +227,27 @@ def test_every_rule_searches(rule):
 
 
 def test_options_validation():
-    with pytest.raises(ValueError):
-        EngineOptions(mode="alphabeta")
-    with pytest.raises(ValueError):
-        EngineOptions(exploration=-1)
+    cfg = GameConfig.square(9, 4)
+    with pytest.raises(ValueError, match="uct or guided"):
+        options_for(cfg, "alphabeta")
+    with pytest.raises(ValueError, match="exploration"):
+        options_for(cfg, "uct", {"exploration": -1})
+    with pytest.raises(ValueError, match="want a number"):
+        options_for(cfg, "uct", {"exploration": "abc"})
+    with pytest.raises(ValueError, match="valid keys: .*tree.exploration"):
+        options_for(cfg, "uct", {"foo": 1})
+    with pytest.raises(ValueError, match="ambiguous"):
+        options_for(cfg, "uct", {"enabled": "true"})
+    opts = options_for(cfg, "guided", {"exploration": "0.5", "native.enabled": "false", "root.thread": "yes"})
+    assert opts.tree.exploration == 0.5 and not opts.native.enabled and opts.root.thread
+    assert opts.tree.widening == MnkOptions.guided().tree.widening  # the rest of the preset stays
 
 
-def test_guided_mode_defaults_to_threat_knowledge():
-    from engine.mnk.threats import ThreatKnowledge
-
-    assert isinstance(EngineOptions(mode="guided").knowledge, ThreatKnowledge)
-    assert EngineOptions(mode="uct").knowledge is None
+def test_the_presets_differ_where_measured():
+    uct, guided = MnkOptions.uct(), MnkOptions.guided()
+    assert uct.tree.exploration == 0.8 and guided.tree.exploration == 0.3
+    assert uct.leaves.eval_weight == 0.0 and guided.leaves.eval_weight == 1.0
+    assert uct.tree.prior_bias == 0.0 < guided.tree.prior_bias
 
 
 def test_first_player_not_to_move_first():
@@ -241,3 +257,17 @@ def test_first_player_not_to_move_first():
                           to_move=Player.SECOND)
     res = best_move(b, Limits(nodes=50), seed=0)
     assert res.move == cfg.move(3, 0) and res.proven == "win"
+
+
+def test_open_engine_uses_a_second_thread_only_where_it_has_work():
+    from engine.api import native_code, open_engine
+
+    c15 = GameConfig.square(15, 5)
+    guided = options_for(c15, "guided")
+    assert open_engine(c15, guided, threads=2).options.root.thread is native_code()
+    assert not open_engine(c15, guided, threads=1).options.root.thread
+    exact = GameConfig.square(15, 5, Rule.EXACT)  # the C tree does not play exact: one thread
+    assert not open_engine(exact, guided, threads=2).options.root.thread
+    assert not open_engine(c15, options_for(c15, "uct"), threads=2).options.root.thread
+    with pytest.raises(TypeError):
+        open_engine("chess")

@@ -11,7 +11,7 @@ from contextlib import redirect_stdout
 import pytest
 
 from engine.mnk import bench
-from engine.mnk.options import EngineOptions
+from engine.mnk.options import MnkOptions
 from engine.mnk.rules import GameConfig
 
 
@@ -35,6 +35,7 @@ def test_json_lines_have_the_documented_fields():
         assert r["nodes"] == 60 or r["proven"] is not None
 
 
+@pytest.mark.slow
 def test_signature_is_deterministic():
     a = run_bench("--nodes", "40").splitlines()
     b = run_bench("--nodes", "40").splitlines()
@@ -45,6 +46,7 @@ def test_signature_is_deterministic():
     assert [line for line in c if line.startswith("Signature")] != sig_a[-1:]
 
 
+@pytest.mark.slow
 def test_movetime_mode_and_bad_arguments():
     out = run_bench("--movetime", "20", "--json")
     assert len(out.splitlines()) == len(bench.positions())
@@ -54,6 +56,7 @@ def test_movetime_mode_and_bad_arguments():
         assert proc.returncode == 2 and "usage" in proc.stderr
 
 
+@pytest.mark.slow
 def test_module_entry_point_runs():
     proc = subprocess.run([sys.executable, "-m", "engine.mnk.bench", "--nodes", "20"], capture_output=True,
                           text=True, timeout=120)
@@ -61,6 +64,7 @@ def test_module_entry_point_runs():
     assert "Nodes searched" in proc.stdout and "Signature" in proc.stdout
 
 
+@pytest.mark.slow
 def test_guided_mode_is_benchmarked_separately_and_deterministically():
     uct = run_bench("--nodes", "40")
     guided_a = run_bench("--nodes", "40", "--mode", "guided")
@@ -73,12 +77,14 @@ def test_guided_mode_is_benchmarked_separately_and_deterministically():
     assert signature(guided_a) != signature(uct)
 
 
+@pytest.mark.slow
 def test_startup_probe_reports_a_fresh_interpreter_time():
     row = json.loads(run_bench("--startup", "--json"))
     assert row["runs"] == 5
     assert 0 < row["startup_median_s"] <= row["startup_max_s"] < 30
 
 
+@pytest.mark.slow
 def test_tactics_counts_correct_answers_and_fails_on_a_miss(tmp_path):
     # Equal counts: the first player moves and must block the second's three at 3,0 (7x7 k4)...
     win = "w | 7 7 4 0 | 0,0,2 6,6,1 1,0,2 5,5,1 2,0,2 6,4,1 | 3,0\n"
@@ -96,10 +102,11 @@ def test_tactics_counts_correct_answers_and_fails_on_a_miss(tmp_path):
     assert "1/2 correct" in buf.getvalue() and "miss x" in buf.getvalue()
 
 
+@pytest.mark.slow
 def test_tactics_with_two_threads_use_the_root_thread_on_the_c_tree(tmp_path):
-    from engine.mnk.nativesearch import available
+    from engine.mnk.native import available
 
-    if not available(GameConfig.square(15, 5), EngineOptions(mode="guided")):
+    if not available(GameConfig.square(15, 5), MnkOptions.guided()):
         pytest.skip("the C extension was not built")
     # X to move blocks O's open three on 15x15 k5 (4,7 or 8,7); the guided C tree with the
     # root threat search on its own thread must find it as the one-thread search does.

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from engine.api import Engine, EngineOptions
+from engine.mnk.engine import MnkEngine
+from engine.mnk.options import MnkOptions
 from engine.mnk.evaluation import OPPONENT_WEIGHTS, OWN_WEIGHTS, TEMPO, LineEvaluator
 from engine.search.limits import Limits
 from engine.mnk.rules import Board, GameConfig
@@ -70,15 +71,16 @@ def test_other_win_lengths_have_finite_sensible_values(k):
     assert 0.5 < v[0] < 1.0
 
 
+@pytest.mark.slow
 def test_playout_limit_ends_an_evaluation_only_search():
     # Evaluated leaves count as playouts, so a playout limit stops the search.
-    opts = EngineOptions(mode="guided", eval_weight=1.0)
-    res = Engine(CFG, opts, seed=3).search(Board(CFG), Limits(playouts=3000))
+    opts = MnkOptions.guided().with_values({"eval_weight": 1.0, "native.enabled": False})
+    res = MnkEngine(CFG, opts, seed=3).search(Board(CFG), Limits(playouts=3000))
     assert 3000 <= res.playouts < 3000 + 64 * 16 and res.reason == "playouts"
 
 
 def test_eval_weight_is_validated_and_mode_dependent():
-    assert EngineOptions(mode="uct").eval_weight == 0.0
-    assert EngineOptions(mode="guided").eval_weight > 0.0
+    assert MnkOptions.uct().leaves.eval_weight == 0.0
+    assert MnkOptions.guided().leaves.eval_weight > 0.0
     with pytest.raises(ValueError):
-        EngineOptions(mode="guided", eval_weight=1.5)
+        MnkOptions.guided().with_values({"eval_weight": 1.5})

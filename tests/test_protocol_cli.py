@@ -1,7 +1,7 @@
 """The installed ``pbrain-mcts`` driven through pipes (pexpect), as a manager would.
 
 Timing assertions are generous (the machine is shared); the strict figures
-come from ``python -m protocol.latency``.
+come from ``python -m lab.latency``.
 """
 
 from __future__ import annotations
@@ -72,6 +72,7 @@ def far_turn(taken: set[tuple[int, int]]) -> str:
     return "TURN {},{}".format(*cell)
 
 
+@pytest.mark.slow
 def test_full_game_about_end():
     t0 = time.monotonic()
     p = spawn()
@@ -100,6 +101,7 @@ def test_message_line_precedes_each_move():
     assert exits(p) == 0
 
 
+@pytest.mark.slow
 def test_eof_exits_zero_idle_and_after_work():
     p = spawn()
     p.sendeof()
@@ -114,6 +116,7 @@ def test_eof_exits_zero_idle_and_after_work():
     assert p.wait() == 0
 
 
+@pytest.mark.slow
 def test_bad_input_never_crashes_and_game_goes_on():
     p = spawn()
     send(p, "TURN 7,7")
@@ -156,8 +159,9 @@ def test_bad_input_never_crashes_and_game_goes_on():
     assert exits(p) == 0
 
 
+@pytest.mark.slow
 def test_very_long_line_over_the_limit_is_refused():
-    from protocol.loop import MAX_LINE_BYTES
+    from protocol.gomocup.loop import MAX_LINE_BYTES
 
     p = spawn()
     send(p, "A" * (MAX_LINE_BYTES + 10))
@@ -168,6 +172,7 @@ def test_very_long_line_over_the_limit_is_refused():
     assert exits(p) == 0
 
 
+@pytest.mark.slow
 def test_gomocupjudge_style_burst_and_board_on_empty_board():
     p = spawn()
     # START and INFO without waiting for OK, then the first move as BOARD ... DONE
@@ -182,6 +187,7 @@ def test_gomocupjudge_style_burst_and_board_on_empty_board():
     assert exits(p) == 0
 
 
+@pytest.mark.slow
 def test_turn_time_is_respected():
     p = spawn()
     send(p, "INFO timeout_turn 300", "START 15")
@@ -199,6 +205,7 @@ def test_turn_time_is_respected():
     assert exits(p) == 0
 
 
+@pytest.mark.slow
 def test_yxstop_answers_at_once_and_end_during_search_exits():
     p = spawn()
     send(p, "INFO timeout_turn 60000", "START 15")
@@ -210,11 +217,13 @@ def test_yxstop_answers_at_once_and_end_during_search_exits():
     assert time.monotonic() - t0 < SLACK
     send(p, "TURN 0,0")
     time.sleep(0.5)
-    t0 = send(p, "END")
+    t0 = send(p, "END")  # stops the search: TURN's move comes at once, then the brain exits
+    assert MOVE.match(line(p))
     assert exits(p) == 0
     assert time.monotonic() - t0 < SLACK
 
 
+@pytest.mark.slow
 def test_commands_during_a_search_wait_for_the_move():
     p = spawn()
     send(p, "INFO timeout_turn 400", "START 15")
@@ -226,6 +235,7 @@ def test_commands_during_a_search_wait_for_the_move():
     assert exits(p) == 0
 
 
+@pytest.mark.slow
 def test_piskvork_style_pty_crlf_restart_takeback():
     child = pexpect.spawn(BRAIN, timeout=15, echo=False)
     try:
@@ -247,8 +257,9 @@ def test_piskvork_style_pty_crlf_restart_takeback():
     assert child.exitstatus == 0
 
 
+@pytest.mark.slow
 def test_python_dash_m_protocol_and_command_line():
-    out = subprocess.run([sys.executable, "-m", "protocol", "--version"], capture_output=True, text=True, timeout=30)
+    out = subprocess.run([sys.executable, "-m", "protocol.gomocup", "--version"], capture_output=True, text=True, timeout=30)
     assert out.returncode == 0 and out.stdout.startswith("pbrain-mcts ")
     out = subprocess.run([BRAIN, "--help"], capture_output=True, text=True, timeout=30)
     assert out.returncode == 0 and "--win-length" in out.stdout and "--max-playouts" in out.stdout
@@ -260,6 +271,7 @@ def test_python_dash_m_protocol_and_command_line():
     assert out.returncode == 2 and "mode" in out.stderr
 
 
+@pytest.mark.slow
 def test_command_line_win_length_rule_and_reproducible_playouts():
     moves = []
     for _ in range(2):
@@ -275,6 +287,7 @@ def test_command_line_win_length_rule_and_reproducible_playouts():
     assert moves[0] == moves[1] and all(MOVE.match(m) for m in moves[0])
 
 
+@pytest.mark.slow
 def test_bench_subcommand_is_delegated():
     pytest.importorskip("engine.mnk.bench")
     out = subprocess.run([BRAIN, "bench", "--help"], capture_output=True, text=True, timeout=60)
@@ -284,6 +297,7 @@ def test_bench_subcommand_is_delegated():
 TRANSCRIPT = os.path.join(os.path.dirname(__file__), "transcripts", "game_and_bad_input.txt")
 
 
+@pytest.mark.slow
 def test_a_transcript_through_the_referee_script_command():
     """The installed brain, driven by the ``referee script`` command line (all transcripts run
     in-process in ``test_protocol_transcripts.py``)."""
@@ -292,3 +306,40 @@ def test_a_transcript_through_the_referee_script_command():
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "expectations held" in out.stdout
+
+
+@pytest.mark.slow
+def test_bad_engine_options_are_refused_at_start_with_the_valid_keys():
+    for option, words in (("foo=1", ["unknown engine option 'foo'", "valid keys", "tree.exploration"]),
+                          ("exploration=abc", ["exploration", "want a number"]),
+                          ("enabled=true", ["ambiguous", "native.enabled", "root.enabled"]),
+                          ("novalue", ["want KEY=VALUE"])):
+        out = subprocess.run([BRAIN, "--engine-option", option], capture_output=True, text=True, timeout=30,
+                             input="")
+        assert out.returncode == 2, (option, out)
+        assert all(w in out.stderr for w in words), (option, out.stderr)
+        assert "Traceback" not in out.stderr and "__init__" not in out.stderr
+
+
+@pytest.mark.slow
+def test_list_options_and_help_describe_the_real_engine():
+    out = subprocess.run([BRAIN, "--list-options"], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0
+    for key in ("tree.exploration", "root.thread", "native.enabled", "leaves.eval_weight", "knowledge.vct_nodes"):
+        assert key in out.stdout
+    help_text = subprocess.run([BRAIN, "--help"], capture_output=True, text=True, timeout=30).stdout
+    assert "helper process" not in help_text and re.search(r"second\s+core", help_text)
+    bench_help = subprocess.run([BRAIN, "bench", "--help"], capture_output=True, text=True, timeout=30).stdout
+    assert bench_help.startswith("usage: pbrain-mcts bench")
+
+
+@pytest.mark.slow
+def test_version_says_whether_the_c_extension_is_in_use():
+    built = subprocess.run([BRAIN, "--version"], capture_output=True, text=True, timeout=30)
+    assert "C extension built" in built.stdout
+    pure = subprocess.run([BRAIN, "--version"], capture_output=True, text=True, timeout=30,
+                          env={**os.environ, "MNK_PURE_PYTHON": "1"})
+    assert "C extension not built" in pure.stdout
+    start = subprocess.run([BRAIN], capture_output=True, text=True, timeout=30, input="END\n",
+                           env={**os.environ, "MNK_PURE_PYTHON": "1"})
+    assert start.stderr.count("C extension not built") == 1 and start.stdout == ""

@@ -13,9 +13,9 @@ import re
 import pytest
 
 from engine.search.limits import SearchResult
-from protocol.loop import MAX_LINE_BYTES, BrainLoop, LineReader
-from protocol.position import quick_move
-from protocol.session import Session, SessionOptions
+from protocol.gomocup.loop import MAX_LINE_BYTES, BrainLoop, LineReader
+from protocol.gomocup.position import quick_move
+from protocol.gomocup.session import Session, SessionOptions
 
 MOVE_RE = re.compile(r"^\d+,\d+$")
 
@@ -100,15 +100,25 @@ def test_yxstop_answers_the_running_search(harness):
     assert thinker.stopped_by_event
 
 
-def test_end_during_search_exits_zero_and_prints_nothing(harness):
+def test_end_during_search_stops_it_answers_what_came_before_and_exits(harness):
     thinker = ThinkUntilStopped()
     h = harness(thinker)
     h.send("START 15", "BEGIN")
     assert h.line() == "OK"
     assert thinker.started.wait(10)
-    h.send("END")
+    h.send("TURN 0,0", "END")  # TURN is queued behind the search, END comes last
     assert h.code.get(timeout=5) == 0
-    assert h.pending_output() == b""
+    out = [ln for ln in h.pending_output().decode().splitlines() if not ln.startswith("MESSAGE")]
+    assert out == ["7,7", out[1]] and out[1] != "7,7"  # BEGIN's move, then TURN's, nothing after
+    assert thinker.stopped_by_event
+
+
+def test_a_piped_session_ending_in_end_prints_every_move(harness):
+    h = harness(ThinkUntilStopped())
+    h.send("START 15", "BEGIN", "TURN 8,8", "TURN 9,9", "END")
+    assert h.code.get(timeout=10) == 0
+    out = [ln for ln in h.pending_output().decode().splitlines() if not ln.startswith("MESSAGE")]
+    assert out[0] == "OK" and len(out) == 4 and all("," in ln for ln in out[1:])
 
 
 def test_lines_during_search_wait_for_the_move(harness):
@@ -165,6 +175,7 @@ def test_reader_refuses_over_long_lines_and_carries_on():
     assert got == [("toolong", MAX_LINE_BYTES + 5), ("line", "OK"), ("eof", None)]
 
 
+@pytest.mark.slow
 def test_reader_stamps_arrival_times():
     """Arrival is when the bytes came, not when the line is handled (never later than that)."""
     r, w = os.pipe()
@@ -201,6 +212,7 @@ class NeverReturns:
         return SearchResult(move=move, pv=[move])
 
 
+@pytest.mark.slow
 def test_watchdog_answers_on_time_when_the_search_overruns(harness):
     thinker = NeverReturns()
     h = harness(thinker)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.mnk.rules import Board, GameConfig, Player, Rule
-from protocol.position import blocked_cells, make_board, quick_move, rebuild
+from protocol.gomocup.position import blocked_cells, make_board, quick_move, rebuild
 
 
 def test_make_board_checks_counts_and_finished_games():

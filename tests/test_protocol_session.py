@@ -20,9 +20,9 @@ import pytest
 from engine.search.limits import Limits, SearchResult
 from engine.mnk.rules import Board, Player, Rule
 from engine.timecontrol import turn_budget_ms
-from protocol.position import quick_move
-from protocol.session import Session, SessionOptions
-from protocol.thinker import QuickThinker
+from protocol.gomocup.position import quick_move
+from protocol.gomocup.session import Session, SessionOptions
+from protocol.gomocup.thinker import QuickThinker
 
 MOVE = re.compile(r"^(\d+),(\d+)$")
 
@@ -224,6 +224,8 @@ def test_sizes():
         > START -5
         < ERROR*
         > START 4
+        < OK
+        > BEGIN
         < ERROR*win length*
         > INFO win_length 3
         > START 3
@@ -271,6 +273,8 @@ def test_renju_refused_at_the_next_game_command_not_at_info():
         > BEGIN
         < ERROR*renju*
         > START 15
+        < OK
+        > TURN 7,7
         < ERROR*renju*
         > INFO rule 2
         > START 15
@@ -667,10 +671,6 @@ from shared_positions import TACTICS
 
 
 def _puzzles(kinds: tuple[str, ...]) -> list[tuple[str, int, int, int, int, list, list]]:
-    import os
-
-    if not os.path.exists(TACTICS):
-        return []
     out = []
     for raw in open(TACTICS, encoding="utf-8"):
         if not raw.strip() or raw.startswith("#"):
@@ -686,7 +686,7 @@ def _puzzles(kinds: tuple[str, ...]) -> list[tuple[str, int, int, int, int, list
 
 
 def real_session(**options) -> Session:
-    from protocol.thinker import EngineFactory
+    from protocol.gomocup.thinker import EngineFactory
 
     pytest.importorskip("engine.api")
     options.setdefault("default_turn_ms", None)
@@ -772,3 +772,51 @@ def test_numpy_integer_moves_are_accepted():
     s.feed("START 15")
     out = s.feed_now("BEGIN")
     assert out[-1] == "3,0" and not any("failed" in o for o in out)
+
+
+def test_start_always_starts_and_a_bad_win_length_or_rule_waits_for_the_move():
+    """Managers send START first and INFO after it: START answers OK for every supported
+    size and clears the old game; what cannot be played is said at the next move command."""
+    session, _ = make_session()
+    run_transcript(session, """
+        > START 3
+        < OK
+        > BEGIN
+        < ERROR*win length*
+        > INFO win_length 3
+        > BEGIN
+        < move
+        > INFO rule 4
+        > START 15
+        < OK
+        > BEGIN
+        < ERROR*renju*
+        > INFO rule 0
+        > INFO win_length 5
+        > BEGIN
+        < 7,7
+        > START 2
+        < ERROR*unsupported board width 2*
+        > TURN 1,1
+        < ERROR*no game in progress*
+    """)
+    assert session.board is None
+
+
+def test_start_clears_the_previous_game_even_when_the_next_one_cannot_be_played():
+    session, _ = make_session()
+    run_transcript(session, """
+        > START 15
+        < OK
+        > BEGIN
+        < 7,7
+        > INFO rule 4
+        > START 15
+        < OK
+        > INFO rule 1
+        > BOARD
+        > 7,7,2
+        > DONE
+        < move
+    """)
+    assert session.board.stone_count == 2  # only the new game's stones

@@ -7,9 +7,11 @@ import sys
 import threading
 import time
 
+import pytest
+
 from engine.search.limits import Limits, SearchResult
 from engine.mnk.rules import Board, GameConfig
-from protocol.thinker import EngineFactory, LazyEngine
+from protocol.gomocup.thinker import EngineFactory, LazyEngine
 
 
 class SlowFactory:
@@ -57,33 +59,35 @@ def test_lazy_engine_reports_a_failed_build_on_every_move():
     assert "engine unavailable" in res.reason and "no numpy here" in res.reason
 
 
+@pytest.mark.slow
 def test_engine_factory_knows_when_the_import_is_complete():
     code = (
         "import time\n"
-        "from protocol.thinker import EngineFactory\n"
+        "from protocol.gomocup.thinker import EngineFactory\n"
         "f = EngineFactory()\n"
         "print(f.is_loaded())\n"
         "f.preload()\n"
         "end = time.monotonic() + 30\n"
         "while not f.is_loaded() and time.monotonic() < end: time.sleep(0.01)\n"
-        "import sys; print(f.is_loaded(), hasattr(sys.modules['engine.api'], 'Engine'))\n"
+        "import sys; print(f.is_loaded(), hasattr(sys.modules['engine.mnk.engine'], 'MnkEngine'))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.split() == ["False", "True", "True"], out.stderr
 
 
 def test_engine_factory_options_and_real_engine():
-    factory = EngineFactory({"mode": "uct"}, seed=5)
+    factory = EngineFactory("uct", seed=5)
     factory.check()
     cfg = GameConfig.square(7, 4)
     lazy = factory(cfg)
     assert lazy.wait(30)
     res = lazy.search(Board(cfg), Limits(nodes=50))
     assert 0 <= res.move < 49
-    bad = EngineFactory({"no_such_option": 1})
-    try:
-        bad.check()
-    except ValueError as exc:
-        assert "no_such_option" in str(exc)
-    else:
-        raise AssertionError("an unknown engine option was accepted")
+    for values, words in (({"no_such_option": "1"}, ["no_such_option", "valid keys", "tree.exploration"]),
+                          ({"exploration": "abc"}, ["exploration", "want a number"])):
+        try:
+            EngineFactory("guided", values).check()
+        except ValueError as exc:
+            assert all(w in str(exc) for w in words), exc
+        else:
+            raise AssertionError(f"bad engine option {values} was accepted")

@@ -1,4 +1,4 @@
-"""Our own brain (``python -m protocol``) replayed through the transcripts in ``tests/transcripts``.
+"""Our own brain (``python -m protocol.gomocup``) replayed through the transcripts in ``tests/transcripts``.
 
 The same files work against any Gomocup engine: ``referee script tests/transcripts/X.txt ENGINE``.
 """
@@ -13,7 +13,7 @@ import pytest
 from referee.script import Expect, parse_script, run_script
 
 TRANSCRIPTS = sorted((Path(__file__).parent / "transcripts").glob("*.txt"))
-BRAIN = [sys.executable, "-m", "protocol"]
+BRAIN = [sys.executable, "-m", "protocol.gomocup"]
 ROOT = str(Path(__file__).resolve().parent.parent)
 
 
@@ -22,6 +22,7 @@ def test_the_transcripts_are_there():
     assert {"full_game", "bad_input", "takeback_restart", "win_length", "crlf_end"} <= names
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", TRANSCRIPTS, ids=lambda p: p.stem)
 def test_transcript(path):
     steps = parse_script(path.read_text(), str(path))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from protocol import wire
+from protocol.gomocup import wire
 
 
 @pytest.mark.parametrize(

@@ -156,12 +156,12 @@ def test_is_info_line(line, info):
     assert is_info_line(line) is info
 
 
-def test_referee_overhead_per_move_is_small():
-    from referee.overhead import measure
+def test_the_overhead_measure_counts_every_move():
+    from lab.overhead import measure
 
     m = measure(games=2, size=9, win_length=5, concurrency=1)
     assert m["games"] == 2 and m["moves"] > 10
-    assert m["median_us"] < 5000  # the target is < 1 ms; the bound leaves room for a loaded machine
+    assert 0 < m["median_us"] <= m["p90_us"]
 
 
 def test_a_full_input_pipe_times_out_instead_of_blocking():

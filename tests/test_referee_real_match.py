@@ -1,6 +1,5 @@
-"""A real match between two copies of this project's brain (python -m protocol) on 7x7, K=4."""
+"""A real match between two copies of this project's brain (python -m protocol.gomocup) on 7x7, K=4."""
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -9,8 +8,7 @@ import pytest
 
 from engine.mnk.rules import Board, GameConfig
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("protocol.__main__") is None,
-                                reason="protocol/__main__.py (the brain) is not there yet")
+pytestmark = pytest.mark.slow
 
 
 def test_two_pbrain_mcts_play_a_clean_match(tmp_path):
@@ -25,7 +23,7 @@ def test_two_pbrain_mcts_play_a_clean_match(tmp_path):
     for g in games:
         # a correct brain never loses on a fault: the game ends on the board
         assert g["termination"] in ("line", "full_board"), g["reason"]
-        assert g["engine1"] == g["engine2"] != "protocol"  # the name came from ABOUT
+        assert g["engine1"] == g["engine2"] == "pbrain-mcts"  # the name came from ABOUT
         b = Board(cfg)
         for x, y in g["moves"]:
             b.play(cfg.move(x, y))

@@ -98,6 +98,7 @@ def test_near_full_positions_match_exact_enumeration(rule):
     [GameConfig(6, 6, 4, Rule.FREESTYLE), GameConfig(6, 6, 3, Rule.EXACT), GameConfig(6, 5, 3, Rule.CARO)],
     ids=lambda c: c.label,
 )
+@pytest.mark.slow
 def test_matches_sequential_random_play(config):
     rng = np.random.default_rng(3)
     done = 0
@@ -155,6 +156,7 @@ def test_zero_leaves_and_zero_playouts():
     assert kernel.run([(np.zeros(9, np.int8), 1)], 0, np.random.default_rng(0)).shape == (1, 0)
 
 
+@pytest.mark.slow
 def test_large_board_chunked_batches_match_sequential_play():
     """15x15 with many leaves per call, so the kernel works in several chunks."""
     config = GameConfig.square(15, 5)

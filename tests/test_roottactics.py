@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
-import numpy as np
+from dataclasses import replace
 
-from engine.api import Engine, EngineOptions
-from engine.search.limits import Limits
-from engine.mnk.mcts import Searcher
-from engine.mnk.options import GUIDED_EXPLORATION, GUIDED_PRIOR_BIAS, GUIDED_WIDENING, UCT_EXPLORATION
+import numpy as np
+import pytest
+
+from engine.mnk.engine import MnkEngine
+from engine.mnk.options import GUIDED_TREE, MnkOptions
 from engine.mnk.roottactics import plan_root
 from engine.mnk.rules import Board, GameConfig, Player
-from engine.mnk.threats import losing_moves
+from engine.mnk.roottactics import losing_moves
+from engine.search.limits import Limits
+from engine.search.mcts import MCTS
 
 X, O = 1, 2
 CFG = GameConfig.square(15, 5)
 FAR_X = [(0, 0), (14, 14), (14, 0), (0, 14)]
+
+
+def tree_of(board: Board, options: MnkOptions) -> MCTS:
+    """The generic tree of an engine with ``options`` (the C tree off), its root set to ``board``."""
+    tree = MnkEngine(CFG, options.with_values({"native.enabled": False}), seed=0).tree
+    tree.set_root(board)
+    return tree
 
 
 def board_of(xs, os_, to_move: int = X) -> Board:
@@ -74,83 +84,52 @@ def test_plan_root_lists_losing_moves():
 
 
 def test_guided_engine_answers_the_fork_and_reports_a_proven_own_win():
-    eng = Engine(CFG, EngineOptions(mode="guided"), seed=3)
+    eng = MnkEngine(CFG, MnkOptions.guided(), seed=3)
     res = eng.search(fork_position(), Limits(nodes=300))
     safe, _, _ = losing_moves(fork_position(), [res.move])
     assert safe == [res.move]
     win = board_of([(5, 7), (6, 7), (7, 7)], [(0, 0), (14, 14), (0, 14)])
-    res = Engine(CFG, EngineOptions(mode="guided"), seed=3).search(win, Limits(nodes=300))
+    res = MnkEngine(CFG, MnkOptions.guided(), seed=3).search(win, Limits(nodes=300))
     assert res.proven == "win" and res.move in (m(4, 7), m(8, 7), m(3, 7), m(9, 7))
 
 
 def test_drop_root_moves_keeps_statistics():
-    s = Searcher(CFG, EngineOptions(mode="uct"), np.random.default_rng(0))
-    s.set_root(fork_position())
+    s = tree_of(fork_position(), MnkOptions.uct())
     s.search(Limits(nodes=200))
     root = s.root
-    stats = {mv: (root.n[i], root.w[i]) for i, mv in enumerate(root.mlist)}
-    moves = list(root.mlist)
+    stats = {mv: (root.n[i], root.w[i]) for i, mv in enumerate(root.moves)}
+    moves = list(root.moves)
     assert s.drop_root_moves(moves) == 0  # never every move
-    assert root.mlist == moves
+    assert root.moves == moves
     keep = moves[:3] + moves[-2:]
     assert s.drop_root_moves([mv for mv in moves if mv not in keep]) == len(moves) - 5
-    assert sorted(root.mlist) == sorted(keep) and not root.complete
-    for i, mv in enumerate(root.mlist):
+    assert sorted(root.moves) == sorted(keep) and not root.complete
+    for i, mv in enumerate(root.moves):
         assert (root.n[i], root.w[i]) == stats[mv]
     assert root.total == sum(root.n)
     assert all(root.n[i] > 0 for i in range(root.next_new))
-    assert all(root.n[i] == 0 for i in range(root.next_new, len(root.mlist)))
+    assert all(root.n[i] == 0 for i in range(root.next_new, len(root.moves)))
     res = s.search(Limits(nodes=100))
     assert res.move in keep
 
 
 def test_mode_defaults():
-    plain = EngineOptions()
-    assert plain.mode == "uct" and plain.widening == 0.0 and plain.prior_bias == 0.0
-    assert plain.exploration == UCT_EXPLORATION
-    guided = EngineOptions(mode="guided")
-    assert guided.widening == GUIDED_WIDENING and guided.prior_bias == GUIDED_PRIOR_BIAS
-    assert guided.exploration == GUIDED_EXPLORATION != UCT_EXPLORATION
-    assert EngineOptions(mode="guided", widening=0.0, prior_bias=0.0).widening == 0.0
-    assert EngineOptions(mode="guided", exploration=0.8).exploration == 0.8
+    plain = MnkOptions.uct()
+    assert plain.mode == "uct" and plain.tree.widening == 0.0 and plain.tree.prior_bias == 0.0
+    guided = MnkOptions.guided()
+    assert guided.tree == GUIDED_TREE and guided.tree.exploration != plain.tree.exploration
+    assert guided.with_values({"widening": 0.0, "prior_bias": 0.0}).tree.widening == 0.0
+    assert guided.with_values({"exploration": 0.8}).tree.exploration == 0.8
 
 
 def test_prior_bias_is_stored_per_move_in_guided_mode_only():
     b = board_of([(7, 7), (8, 8)], [(6, 6), (9, 9)])
-    guided = Searcher(CFG, EngineOptions(mode="guided"), np.random.default_rng(0))
-    guided.set_root(b)
+    guided = tree_of(b, MnkOptions.guided())
     pri = guided.root.prior
-    assert pri is not None and len(pri) == len(guided.root.mlist)
-    assert pri[0] == GUIDED_PRIOR_BIAS and np.all(pri <= pri[0]) and pri.min() < pri[0]
-    plain = Searcher(CFG, EngineOptions(mode="uct"), np.random.default_rng(0))
-    plain.set_root(b)
+    assert pri is not None and len(pri) == len(guided.root.moves)
+    assert pri[0] == GUIDED_TREE.prior_bias and np.all(pri <= pri[0]) and pri.min() < pri[0]
+    plain = tree_of(b, MnkOptions.uct())
     assert plain.root.prior is None
-
-
-class Counting:
-    """A knowledge hook that only counts its calls."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def suggest(self, config, cells, to_move, candidates):
-        self.calls += 1
-        return None
-
-
-def test_knowledge_depth_limits_consultations():
-    b = board_of([(7, 7), (8, 8)], [(6, 6), (9, 9)])
-    shallow, deep = Counting(), Counting()
-    s1 = Searcher(CFG, EngineOptions(mode="guided", knowledge=shallow, knowledge_depth=1), np.random.default_rng(0))
-    s1.set_root(b)
-    s1.search(Limits(nodes=400))
-    s2 = Searcher(CFG, EngineOptions(mode="guided", knowledge=deep), np.random.default_rng(0))
-    s2.set_root(b)
-    s2.search(Limits(nodes=400))
-    # Only the root and its tried children are consulted; without the limit the
-    # same search consults many deeper nodes too.
-    assert shallow.calls <= 1 + s1.root.next_new
-    assert deep.calls > 2 * (1 + s2.root.next_new)
 
 
 def test_plan_root_own_vct_obeys_its_threes():
@@ -173,44 +152,40 @@ def test_plan_root_reply_threes_bound_the_opponent_search():
 
 
 def test_tree_knowledge_proves_a_vct_only_with_a_vct_budget():
-    from engine.mnk.threats import ThreatKnowledge
-
     b = fork_position()
     b.to_move = Player(O)
-    cands = [m(7, 7), m(8, 8), m(4, 7)]
-    plain = ThreatKnowledge().suggest(CFG, b.cells, O, cands)
-    assert plain is None or not plain.proven_win
-    sug = ThreatKnowledge(vct_nodes=5000).suggest(CFG, list(b.cells), O, cands)
-    assert sug.proven_win and sug.forced == m(7, 7)
-    assert EngineOptions(mode="guided", vct_nodes=5000).knowledge.vct_nodes == 5000
+    for vct_nodes, proves in ((0, False), (5000, True)):
+        tree = tree_of(b, MnkOptions.guided().with_values({"knowledge.vct_nodes": vct_nodes}))
+        assert tree.evaluator.vct_nodes == vct_nodes
+        assert bool(tree.root.outcome) == proves
+        if proves:
+            assert tree.root.win_first and tree.root.moves[0] == m(7, 7)
 
 
-def test_root_budget_options_are_validated():
-    import pytest
-
-    for name in ("root_threes", "reply_threes", "reply_nodes", "vct_nodes", "threat_threes"):
+def test_option_values_are_validated():
+    for key in ("reply_threes", "knowledge.vct_nodes", "vcf_nodes", "exploration", "native.edge_cap"):
         with pytest.raises(ValueError):
-            EngineOptions(mode="guided", **{name: -1})
+            MnkOptions.guided().with_values({key: -1})
 
 
 def test_threat_budgets_follow_the_solver_unless_set():
     from engine.mnk.options import FAST_SOLVER_BUDGETS, PYTHON_SOLVER_BUDGETS
     from engine.mnk.rules import Rule
-    from engine.mnk.threats import fast_solver
+    from engine.mnk.solver import fast_solver
 
-    opts = EngineOptions(mode="guided")
-    assert opts.threat_budgets(True) == FAST_SOLVER_BUDGETS
-    assert opts.threat_budgets(False) == PYTHON_SOLVER_BUDGETS
+    opts = MnkOptions.guided()
+    assert opts.budgets(True) == FAST_SOLVER_BUDGETS
+    assert opts.budgets(False) == PYTHON_SOLVER_BUDGETS
     assert FAST_SOLVER_BUDGETS != PYTHON_SOLVER_BUDGETS
-    mixed = EngineOptions(mode="guided", root_threes=3, vct_nodes=0, threat_threes=2).threat_budgets(True)
-    assert mixed == FAST_SOLVER_BUDGETS._replace(root_threes=3, vct_nodes=0, threat_threes=2)
+    mine = FAST_SOLVER_BUDGETS._replace(root_threes=3, vct_nodes=0, threat_threes=2)
+    assert replace(opts, root=replace(opts.root, budgets=mine)).budgets(False) == mine
     # Exact, caro and short lines always run on the Python solver, with its budgets.
     for cfg in (GameConfig.square(15, 5, Rule.EXACT), GameConfig.square(15, 5, Rule.CARO), GameConfig.square(7, 3)):
         assert not fast_solver(cfg)
 
 
 def test_probe_vct_tells_a_proof_of_no_win_from_a_budget_run_out():
-    from engine.mnk.threats import probe_vct
+    from engine.mnk.solver import probe_vct
 
     # O (not to move) threatens the double three at (7, 7): the null-move probe finds it.
     line, finished = probe_vct(fork_position(), O, max_nodes=5000, max_threes=2)
@@ -250,7 +225,7 @@ def test_plan_root_threat_probe_keeps_only_the_answers_it_checked():
 
 
 def test_classify_moves_tells_proofs_from_budgets_run_out():
-    from engine.mnk.threats import LOSING, OPEN, SAFE, UNCHECKED, classify_moves
+    from engine.mnk.roottactics import LOSING, OPEN, SAFE, UNCHECKED, classify_moves
 
     b = fork_position()
     moves = [m(7, 7), m(10, 2), m(7, 7), m(5, 7)]  # a repeat and an occupied cell are dropped
@@ -263,7 +238,7 @@ def test_classify_moves_tells_proofs_from_budgets_run_out():
 
 def test_open_checks_are_settled_by_growing_passes():
     from engine.mnk.roottactics import _recheck_open
-    from engine.mnk.threats import LOSING, OPEN, SAFE
+    from engine.mnk.roottactics import LOSING, OPEN, SAFE
 
     import time
 
@@ -301,7 +276,7 @@ def test_plan_root_under_a_threat_rechecks_what_the_first_pass_left_open():
 def test_a_stopped_plan_drops_nothing_and_a_stopped_check_checks_nothing():
     import threading
 
-    from engine.mnk.threats import UNCHECKED, classify_moves
+    from engine.mnk.roottactics import UNCHECKED, classify_moves
 
     stop = threading.Event()
     stop.set()

@@ -202,6 +202,7 @@ def test_caro_blocked_both_ends():
         (5, 5, 2, Rule.FREESTYLE, 200),
     ],
 )
+@pytest.mark.slow
 def test_random_games_match_full_board_scan(w, h, k, rule, games):
     """Thousands of random games in total: the incremental result equals a naive scan after every move."""
     cfg = GameConfig(w, h, k, rule)
@@ -255,7 +256,7 @@ def test_play_rejects_bad_moves():
     b.play(cfg.move(2, 2))
     with pytest.raises(ValueError, match="occupied"):
         b.play(cfg.move(2, 2))
-    with pytest.raises(ValueError, match="off the board"):
+    with pytest.raises(ValueError, match="off the 5x5 board"):
         b.play(25)
     with pytest.raises(ValueError):
         b.play(-1)
@@ -328,3 +329,36 @@ def test_place_and_block_for_position_setup():
         b.play(cfg.move(3, 0))
     with pytest.raises(ValueError):
         b.block(cfg.move(3, 0))
+
+
+# --- the game interface ---------------------------------------------------------------
+
+
+def test_board_is_the_game_state_of_the_interface():
+    from engine.game import GameError, GameState
+
+    cfg = GameConfig(5, 5, 3)
+    b = Board(cfg)
+    assert isinstance(b, GameState)
+    for m in (12, 0, 13, 1):
+        b.apply(m)
+    before = (list(b.cells), list(b.history), b.to_move, b.winner)
+    for bad in (12, 25, -1):  # occupied, off the board both ways: nothing half-applied
+        with pytest.raises(GameError):
+            b.apply(bad)
+        assert (list(b.cells), list(b.history), b.to_move, b.winner) == before
+    b.apply(14)  # X completes 12-13-14
+    assert b.is_terminal() and b.returns() == (1.0, 0.0)
+    with pytest.raises(GameError, match="already won"):
+        b.apply(20)
+    assert b.legal_moves() == []
+    b.undo()
+    assert not b.is_terminal() and b.returns() == (0.5, 0.5)
+    assert b.key() == b.clone().key() and b.key() != Board(cfg).key()
+    assert b.text_to_move(b.move_to_text(7)) == 7 and b.text_to_move("2 1") == 7
+    for text in ("7", "a,b", "9,9", "1,2,3"):
+        with pytest.raises(GameError):
+            b.text_to_move(text)
+    empty = Board(cfg)
+    with pytest.raises(GameError):
+        empty.undo()

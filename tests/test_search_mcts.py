@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from engine.search.choice import Child, choose
-from engine.search.game import Expansion, GameError, Outcome, Verdict
+from engine.game import Expansion, GameError, Outcome, Verdict
 from engine.search.limits import Limits
 from engine.search.mcts import MCTS, TreeSettings
 from engine.search.playouts import RandomPlayouts
@@ -35,6 +35,7 @@ def walk_tree(tree: MCTS, state):
                 stack.append((child, nxt))
 
 
+@pytest.mark.slow
 def test_every_proof_in_the_tree_is_exact():
     """Searched to a node budget, every node the solver marked proven has that exact value."""
     for seed in range(4):
@@ -49,6 +50,7 @@ def test_every_proof_in_the_tree_is_exact():
         assert proven > 100
 
 
+@pytest.mark.slow
 def test_the_empty_board_is_proven_a_draw():
     tree = searcher(TicTacToe(), seed=3, weight=1)
     result = tree.search(Limits(nodes=60_000))
@@ -96,6 +98,7 @@ def perfect_against_every_line(engine_side: int, nodes: int) -> int:
     return losses
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("side", [1, 2])
 def test_a_perfect_tictactoe_player(side):
     assert perfect_against_every_line(side, nodes=2000) == 0
@@ -111,6 +114,7 @@ def test_a_seed_and_a_node_limit_reproduce_the_search():
     assert results[0][5] == 500
 
 
+@pytest.mark.slow
 def test_playout_limit_and_tree_cap():
     tree = searcher(TicTacToe(), seed=1, weight=4)
     r = tree.search(Limits(playouts=400))

@@ -1,17 +1,22 @@
-"""The shared tactical positions (win1/block1/win3/def3) answered by engine.mnk.threats within 500 ms."""
+"""The shared tactical positions (win1/block1/win3/def3) answered by the threat modules within 500 ms."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
+from engine.game import Outcome
 from engine.mnk import threats
+from engine.mnk import solver
+from engine.mnk import defence
+from engine.mnk.engine import MnkEngine
+from engine.mnk.options import MnkOptions
 from engine.mnk.rules import Board, GameConfig, Rule
 
 from shared_positions import TACTICS
+
 TIME_LIMIT = 0.5  # seconds per position, as the README's reference engines had
 
 
@@ -42,13 +47,10 @@ def parse(line: str) -> Puzzle:
 
 
 def load() -> list[Puzzle]:
-    if not TACTICS.is_file():
-        return []
     return [parse(line) for line in TACTICS.read_text().splitlines() if line.strip() and not line.startswith("#")]
 
 
 PUZZLES = load()
-pytestmark = pytest.mark.skipif(not PUZZLES, reason=f"tactical positions not found at {TACTICS}")
 
 
 def test_file_has_all_kinds():
@@ -62,7 +64,7 @@ def test_tactical_move_answers(puzzle: Puzzle):
     board = puzzle.board()
     before = list(board.cells)
     start = time.monotonic()
-    result = threats.tactical_move(board, deadline=start + TIME_LIMIT)
+    result = defence.tactical_move(board, deadline=start + TIME_LIMIT)
     elapsed = time.monotonic() - start
     assert board.cells == before, "the board must be restored exactly"
     assert result is not None, f"{puzzle.name}: no tactical answer"
@@ -77,14 +79,14 @@ def test_tactical_move_answers(puzzle: Puzzle):
 def test_defence_set_within_answers(puzzle: Puzzle):
     board = puzzle.board()
     start = time.monotonic()
-    ds = threats.defence_set(board, deadline=start + TIME_LIMIT)
+    ds = defence.defence_set(board, deadline=start + TIME_LIMIT)
     assert time.monotonic() - start < TIME_LIMIT
     assert ds, f"{puzzle.name}: no defence set"
     assert ds <= puzzle.answers
     # Answers left out must really lose: the opponent then has a VCF.
     for m in puzzle.answers - ds:
         board.play(m)
-        assert threats.find_vcf(board, board.to_move) is not None, puzzle.config.xy(m)
+        assert solver.find_vcf(board, board.to_move) is not None, puzzle.config.xy(m)
         board.undo()
 
 
@@ -101,19 +103,30 @@ def test_win1_block1_sets_exact(puzzle: Puzzle):
     assert set(threats.winning_moves(board, side)) == puzzle.answers
 
 
+def guided_expansion(board: Board):
+    """The oracle's verdict and guided mode's expansion of ``board`` (the Python tree's)."""
+    options = MnkOptions.guided().with_values({"native.enabled": False})
+    tree = MnkEngine(board.config, options, seed=0).tree
+    verdict = tree.oracle.verdict(board, None, None)
+    return verdict, tree.evaluator.expand(board, verdict)
+
+
 @pytest.mark.parametrize("puzzle", PUZZLES, ids=[p.name for p in PUZZLES])
-def test_knowledge_hook_answers(puzzle: Puzzle):
-    """The search hook (ThreatKnowledge.suggest) restricts or forces the answers of every puzzle."""
+def test_tree_knowledge_answers(puzzle: Puzzle):
+    """The tree's knowledge (the oracle, then guided mode's expansion) forces, proves or
+    restricts to the answers of every puzzle."""
     board = puzzle.board()
     cells = list(board.cells)
-    candidates = [m for m in range(puzzle.config.area) if board.is_empty(m)]
-    sug = threats.ThreatKnowledge().suggest(puzzle.config, cells, int(board.to_move), candidates)
-    assert cells == board.cells, "the caller's cells must not be modified"
-    assert sug is not None
-    if puzzle.kind in ("win1", "win3"):
-        assert sug.forced in puzzle.answers and sug.proven_win
+    verdict, expansion = guided_expansion(board)
+    assert cells == board.cells, "the position must not be modified"
+    if puzzle.kind == "win1":
+        assert verdict.outcome == Outcome.WIN and set(verdict.moves) <= puzzle.answers
     elif puzzle.kind == "block1":
-        assert set(sug.moves) == puzzle.answers and sug.forced is None
+        assert set(verdict.moves) == puzzle.answers and verdict.outcome == Outcome.UNKNOWN
+    elif puzzle.kind == "win3":
+        assert expansion.win_plies > 0 and expansion.moves[0] in puzzle.answers
+    elif expansion.win_plies:
+        assert expansion.moves[0] in puzzle.answers  # a VCT that also defends
     else:
-        assert sug.forced is None and sug.moves and set(sug.moves) <= puzzle.answers
-        assert len(sug.priors) == len(sug.moves)
+        assert expansion.moves and set(expansion.moves) <= puzzle.answers
+        assert len(expansion.priors) == len(expansion.moves)

@@ -12,6 +12,7 @@ freestyle boards whenever it is built.)
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import sys
@@ -20,14 +21,14 @@ from pathlib import Path
 
 import pytest
 
-from engine.mnk import threats
+from engine.mnk import solver
 from engine.mnk.patterns import LineState
 from engine.mnk.rules import Board, GameConfig, Player, Rule
 
 from test_threats import random_position
 
 ROOT = Path(__file__).resolve().parents[1]
-native = pytest.mark.skipif(threats._threatcore is None, reason="the C solver was not built")
+native = pytest.mark.skipif(solver._threatcore is None, reason="the C solver was not built")
 
 
 def _compiler_at_hand() -> bool:
@@ -41,19 +42,19 @@ def test_extension_is_built_where_a_compiler_is_at_hand():
     silently failed build visible wherever one should have succeeded (as in CI)."""
     if not _compiler_at_hand():
         pytest.skip("no C compiler or Python headers")
-    assert threats._threatcore is not None
-    assert threats.USE_NATIVE or threats.os.environ.get("MNK_PURE_PYTHON")
+    assert solver._threatcore is not None
+    assert solver.USE_NATIVE or os.environ.get("MNK_PURE_PYTHON")
 
 
 def _both(st: LineState, a: int, nodes: int, threes: int, deepen: bool, monkeypatch) -> tuple:
     """(C answer, Python answer); an answer is the line, None, or "abort"."""
     out = []
     for use in (True, False):
-        monkeypatch.setattr(threats, "USE_NATIVE", use)
+        monkeypatch.setattr(solver, "USE_NATIVE", use)
         before = list(st.cells), st.hash
         try:
-            out.append(threats._solve(st, a, nodes, None, threes=threes, deepen=deepen))
-        except threats._Abort:
+            out.append(solver._solve(st, a, nodes, None, threes=threes, deepen=deepen))
+        except solver._Abort:
             out.append("abort")
         assert (list(st.cells), st.hash) == before  # the state is left as it was
     return tuple(out)
@@ -75,6 +76,7 @@ def _random_cases(seed: int, count: int):
 @native
 @pytest.mark.parametrize("threes,deepen,nodes", [(-1, False, 3000), (1, False, 250), (2, False, 1500), (3, True, 1500)],
                          ids=["vcf", "vct1", "vct2", "deepen3"])
+@pytest.mark.slow
 def test_same_answers_as_python_on_random_positions(threes, deepen, nodes, monkeypatch):
     kinds = {"line": 0, "none": 0, "abort": 0}
     for board, a in _random_cases(11 + threes, 60):
@@ -88,15 +90,12 @@ def test_same_answers_as_python_on_random_positions(threes, deepen, nodes, monke
         assert kinds["abort"] >= 3, kinds
 
 
+@pytest.mark.slow
 @native
 def test_same_answers_as_python_on_won_positions(monkeypatch):
     """The won positions of games against pela: long VCT lines, many transpositions."""
     positions = json.loads((ROOT / "data" / "conversion-15x15.json").read_text())
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        from conversion import replay
-    finally:
-        sys.path.remove(str(ROOT / "tools"))
+    from lab.conversion import replay
     found = 0
     for position in positions[:45]:
         cfg = GameConfig(position["width"], position["height"], position["win_length"])
@@ -118,8 +117,8 @@ def test_deadline_stops_the_c_solver():
     st = LineState(board.config, board.cells)
     start = time.monotonic()
     try:
-        threats._solve(st, 1, 10**12, start + 0.05, threes=8, deepen=True)
-    except threats._Abort:
+        solver._solve(st, 1, 10**12, start + 0.05, threes=8, deepen=True)
+    except solver._Abort:
         pass
     assert time.monotonic() - start < 1.0
 
@@ -128,13 +127,13 @@ def test_deadline_stops_the_c_solver():
 def test_other_rules_and_short_lines_stay_on_the_python_solver(monkeypatch):
     """Exact, caro and K < 4 are not handled in C: they must never reach it."""
     calls = []
-    monkeypatch.setattr(threats, "USE_NATIVE", True)
-    monkeypatch.setattr(threats._threatcore, "solve", lambda *a: calls.append(a) or (0, None), raising=False)
+    monkeypatch.setattr(solver, "USE_NATIVE", True)
+    monkeypatch.setattr(solver._threatcore, "solve", lambda *a: calls.append(a) or (0, None), raising=False)
     for cfg in (GameConfig(9, 9, 5, Rule.EXACT), GameConfig(9, 9, 5, Rule.CARO), GameConfig(7, 7, 3)):
         board = Board(cfg)
-        threats.find_vcf(board, 1)
+        solver.find_vcf(board, 1)
     assert calls == []
-    threats.find_vcf(Board(GameConfig(9, 9, 5)), 1)
+    solver.find_vcf(Board(GameConfig(9, 9, 5)), 1)
     assert len(calls) == 1
 
 
@@ -147,15 +146,15 @@ def test_other_rules_and_short_lines_stay_on_the_python_solver(monkeypatch):
 ])
 def test_bad_arguments_raise_instead_of_crashing(bad):
     cfg = GameConfig(9, 9, 5)
-    g = threats._native_geometry(cfg)
+    g = solver._native_geometry(cfg)
     with pytest.raises((TypeError, ValueError)):
-        threats._threatcore.solve(*bad(g, list(Board(cfg).cells)))
+        solver._threatcore.solve(*bad(g, list(Board(cfg).cells)))
 
 
 @native
 def test_geometry_refuses_boards_whose_cells_do_not_fit_sixteen_bits():
     with pytest.raises(ValueError):
-        threats._threatcore.Geometry(70_000, 5, [], [(0, 0)] * 70_000)
+        solver._threatcore.Geometry(70_000, 5, [], [(0, 0)] * 70_000)
     biggest = GameConfig(64, 64, 5)  # the largest board the rules allow is accepted
-    assert threats._native_geometry(biggest) is not None
+    assert solver._native_geometry(biggest) is not None
 

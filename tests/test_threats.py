@@ -8,6 +8,8 @@ import time
 import pytest
 
 from engine.mnk import threats
+from engine.mnk import solver
+from engine.mnk import defence
 from engine.mnk.patterns import LineState, geometry, window_counts
 from engine.mnk.rules import Board, GameConfig, Player, Rule
 
@@ -247,7 +249,7 @@ def test_vcf_matches_brute_force(cfg, stones):
         if b.winning_cells(Player(a)):
             continue
         before = snapshot(b)
-        line = threats.find_vcf(b, a)
+        line = solver.find_vcf(b, a)
         assert snapshot(b) == before
         if line is not None:
             found += 1
@@ -278,10 +280,10 @@ def test_completing_cell_every_direction_and_edge(k, dx, dy, rule):
     b = board_of(cfg, line, far, to_move=X)
     nxt = (x0 + (k - 1) * dx, (k - 1) * dy)
     assert threats.winning_moves(b, X) == [cfg.move(*nxt)]
-    assert threats.tactical_move(b) == (cfg.move(*nxt), "win")
+    assert defence.tactical_move(b) == (cfg.move(*nxt), "win")
     b2 = board_of(cfg, line, far, to_move=O) if len(far) < len(line) else None
     if b2 is not None:
-        assert threats.tactical_move(b2) == (cfg.move(*nxt), "block")
+        assert defence.tactical_move(b2) == (cfg.move(*nxt), "block")
 
 
 @pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.value)
@@ -302,7 +304,7 @@ def test_open_line_is_double_threat(k, dx, dy, rule):
     assert ext in threats.double_threat_moves(b, X)
     assert set(threats.double_threat_moves(b, X)) == bf_doubles(b, X)
     assert set(threats.four_moves(b, X)) == bf_fours(b, X)
-    line = threats.find_vcf(b, X)
+    line = solver.find_vcf(b, X)
     assert line is not None and len(line) == 1
     assert line[0] in threats.double_threat_moves(b, X)
 
@@ -337,9 +339,9 @@ def test_caro_four_can_be_stopped_beyond_its_end():
     cfg = GameConfig(11, 11, 5, Rule.CARO)
     # O X X X X _ . : the completing cell (5,5) is spoilt by an O stone on (6,5) as well.
     b = board_of(cfg, [(1, 5), (2, 5), (3, 5), (4, 5)], [(0, 5), (9, 9), (9, 0)], to_move=O)
-    ds = threats.defence_set(b)
+    ds = defence.defence_set(b)
     assert ds == mv(cfg, (5, 5), (6, 5))
-    assert threats.tactical_move(b)[1] == "block"
+    assert defence.tactical_move(b)[1] == "block"
 
 
 def test_caro_closed_gap_gives_no_four():
@@ -378,7 +380,7 @@ def test_vcf_through_several_fours_and_forced_replies():
     xs = [(5, 5), (6, 5), (7, 5), (8, 6), (8, 7), (8, 8)]
     os_ = [(4, 5), (8, 9), (0, 0), (14, 0), (0, 14), (14, 14)]
     b = board_of(cfg, xs, os_, to_move=X)
-    line = threats.find_vcf(b, X)
+    line = solver.find_vcf(b, X)
     assert line is not None
     replay_vcf(b, X, line)
 
@@ -390,7 +392,7 @@ def test_vcf_refused_when_defender_reply_makes_a_four():
     stones = [(1, 1, 2), (2, 1, 1), (1, 2, 1), (6, 2, 1), (1, 3, 1), (1, 4, 2), (3, 4, 2), (7, 4, 2),
               (3, 5, 2), (1, 7, 2), (2, 7, 1), (4, 7, 1)]
     b = board_of(cfg, [(x, y) for x, y, p in stones if p == X], [(x, y) for x, y, p in stones if p == O])
-    assert threats.find_vcf(b, X) is None
+    assert solver.find_vcf(b, X) is None
     assert not bf_vcf(b, X, 3)
 
 
@@ -400,16 +402,16 @@ def test_attacker_must_answer_defender_four():
     open_three = [(9, 9), (10, 9), (11, 9)]
     # Blocking on (6, 2) also makes an open four for X: that is the VCF, the open three must wait.
     b = board_of(cfg, [(1, 2), (6, 3), (6, 4), (6, 5)] + open_three, o_four + [(14, 0), (0, 14)])
-    assert threats.find_vcf(b, X) == [cfg.move(6, 2)]
-    assert threats.tactical_move(b) == (cfg.move(6, 2), "block")
+    assert solver.find_vcf(b, X) == [cfg.move(6, 2)]
+    assert defence.tactical_move(b) == (cfg.move(6, 2), "block")
     # Without the vertical stones the block is no four, so X has no VCF despite its open three.
     b2 = board_of(cfg, [(1, 2), (6, 3), (6, 4)] + open_three, o_four + [(14, 0), (0, 14)])
     assert threats.double_threat_moves(b2, X)
-    assert threats.find_vcf(b2, X) is None
+    assert solver.find_vcf(b2, X) is None
     # And when O has two completions nothing helps.
     b3 = board_of(cfg, [(6, 3), (6, 4), (6, 5)] + open_three, o_four + [(14, 0)])
-    assert threats.find_vcf(b3, X) is None
-    assert threats.tactical_move(b3)[1] == "lost"
+    assert solver.find_vcf(b3, X) is None
+    assert defence.tactical_move(b3)[1] == "lost"
 
 
 # tactical_move, defence_set, candidate_moves -----------------------------------------------------
@@ -419,34 +421,35 @@ def test_tactical_priorities():
     cfg = GameConfig(9, 9, 4)
     # X to move can win and O can win: win first.
     b = board_of(cfg, [(0, 0), (1, 0), (2, 0)], [(0, 5), (1, 5), (2, 5)], to_move=X)
-    assert threats.tactical_move(b) == (cfg.move(3, 0), "win")
+    assert defence.tactical_move(b) == (cfg.move(3, 0), "win")
     # O to move cannot win, X threatens one completion: block it.
     b = board_of(cfg, [(0, 0), (1, 0), (2, 0), (8, 8)], [(0, 5), (1, 5), (8, 3)], to_move=O)
-    assert threats.tactical_move(b) == (cfg.move(3, 0), "block")
+    assert defence.tactical_move(b) == (cfg.move(3, 0), "block")
     # X has two completions: lost, still answers with one of them.
     b = board_of(cfg, [(2, 4), (3, 4), (4, 4), (8, 8)], [(0, 0), (8, 0), (0, 8)], to_move=O)
-    move, why = threats.tactical_move(b)
+    move, why = defence.tactical_move(b)
     assert why == "lost" and move in mv(cfg, (1, 4), (5, 4))
 
 
 def test_quiet_positions_have_no_tactics():
     cfg = GameConfig(15, 15, 5)
     b = board_of(cfg, [(7, 7)], [(8, 8)], to_move=X)
-    assert threats.tactical_move(b) is None
-    assert threats.defence_set(b) is None
+    assert defence.tactical_move(b) is None
+    assert defence.defence_set(b) is None
     empty = Board(cfg)
-    assert threats.tactical_move(empty) is None
-    assert threats.find_vcf(empty, X) is None
+    assert defence.tactical_move(empty) is None
+    assert solver.find_vcf(empty, X) is None
 
 
 @pytest.mark.parametrize("cfg", [GameConfig(11, 9, 5), GameConfig(9, 9, 4), GameConfig(9, 9, 4, Rule.EXACT),
                                  GameConfig(9, 9, 4, Rule.CARO), GameConfig(12, 8, 6)], ids=lambda c: c.label)
+@pytest.mark.slow
 def test_defence_against_open_line_matches_brute_force(cfg):
     k = cfg.win_length
     xs = [(3 + i, 4) for i in range(k - 2)]
     corners = [(0, 0), (cfg.width - 1, 0), (0, cfg.height - 1), (cfg.width - 1, cfg.height - 1)]
     b = board_of(cfg, xs, corners[: k - 2], to_move=O)
-    ds = threats.defence_set(b)
+    ds = defence.defence_set(b)
     assert ds, "an open K-2 must produce a defence set"
     # Brute force: the moves after which X has no completing cell and no double-threat move.
     expect = set()
@@ -466,27 +469,27 @@ def test_defence_against_open_line_matches_brute_force(cfg):
     # What was left out of the brute-force set must lose to a VCF.
     for m in expect - ds:
         b.cells[cfg.padded(m)] = O
-        assert threats.find_vcf(b, X) is not None
+        assert solver.find_vcf(b, X) is not None
         b.cells[cfg.padded(m)] = 0
 
 
 def test_candidate_moves():
     cfg = GameConfig(15, 15, 5)
     empty = Board(cfg)
-    cands = threats.candidate_moves(empty)
+    cands = defence.candidate_moves(empty)
     assert cands[0][0] == cfg.move(7, 7)
     assert abs(sum(p for _, p in cands) - 1.0) < 1e-9
     assert all(max(abs(x - 7), abs(y - 7)) <= 3 for x, y in (cfg.xy(m) for m, _ in cands))
     b = board_of(cfg, [(5, 5), (6, 5), (7, 5), (8, 5)], [(5, 6), (6, 6), (7, 6)], to_move=O)
-    cands = threats.candidate_moves(b)
+    cands = defence.candidate_moves(b)
     moves = [m for m, _ in cands]
     # O must block one of X's completions or... X's open four ends top the list, then O's own four cells.
     assert set(moves[:2]) == mv(cfg, (4, 5), (9, 5))
     assert all(b.is_empty(m) for m in moves)
     assert all(min(max(abs(cfg.xy(m)[0] - x), abs(cfg.xy(m)[1] - y)) for x, y, _ in b.stones()) <= 2 for m in moves)
-    assert len(threats.candidate_moves(b, limit=5)) == 5
+    assert len(defence.candidate_moves(b, limit=5)) == 5
     small = board_of(GameConfig(3, 3, 3), [(1, 1)], [], to_move=O)
-    assert {m for m, _ in threats.candidate_moves(small)} == set(range(9)) - {4}
+    assert {m for m, _ in defence.candidate_moves(small)} == set(range(9)) - {4}
 
 
 def test_bad_input_and_finished_games():
@@ -494,16 +497,16 @@ def test_bad_input_and_finished_games():
     b = board_of(cfg, [(0, 0)], [], to_move=O)
     for bad in (0, 3, -1, "x", None, True):
         with pytest.raises(ValueError):
-            threats.find_vcf(b, bad)
+            solver.find_vcf(b, bad)
         with pytest.raises(ValueError):
             threats.winning_moves(b, bad)
     won = Board(cfg)
     for m in (0, 7, 1, 8, 2, 9, 3):
         won.play(m)
     assert won.winner == X
-    assert threats.tactical_move(won) is None
-    assert threats.candidate_moves(won) == []
-    assert threats.defence_set(won) is None
+    assert defence.tactical_move(won) is None
+    assert defence.candidate_moves(won) == []
+    assert defence.defence_set(won) is None
     assert threats.winning_moves(won, O) == []
 
 
@@ -514,14 +517,14 @@ def test_every_size_and_k_runs_and_restores():
             cfg = GameConfig(w, h, k, rule)
             b = random_position(cfg, rng, min(cfg.area // 3, 20), rng.choice((X, O)))
             before = snapshot(b)
-            t = threats.tactical_move(b, deadline=time.monotonic() + 0.5)
+            t = defence.tactical_move(b, deadline=time.monotonic() + 0.5)
             if t is not None:
                 assert b.is_empty(t[0])
                 if t[1] == "win":
                     assert b.wins_if_played(t[0], b.to_move)
-            ds = threats.defence_set(b, deadline=time.monotonic() + 0.5)
+            ds = defence.defence_set(b, deadline=time.monotonic() + 0.5)
             assert ds is None or (ds and all(b.is_empty(m) for m in ds))
-            for m, p in threats.candidate_moves(b):
+            for m, p in defence.candidate_moves(b):
                 assert b.is_empty(m) and p > 0
             assert snapshot(b) == before
 
@@ -530,8 +533,8 @@ def test_budget_is_respected():
     cfg = GameConfig(15, 15, 5)
     b = random_position(cfg, random.Random(5), 30, X)
     t = time.monotonic()
-    threats.find_vcf(b, X, deadline=time.monotonic() - 1)
-    threats.find_vcf(b, X, max_nodes=1)
+    solver.find_vcf(b, X, deadline=time.monotonic() - 1)
+    solver.find_vcf(b, X, max_nodes=1)
     assert time.monotonic() - t < 0.5
 
 
@@ -571,24 +574,26 @@ def bf_win(board: Board, a: int, n: int) -> bool:
     return False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.value)
 def test_vct_found_and_sound(rule):
     cfg = GameConfig(7, 7, 4, rule)
     # X's (3,2) makes two diagonal twos at once: no four anywhere, but a win in three moves.
     b = board_of(cfg, [(2, 1), (4, 1), (5, 5)], [(3, 1), (4, 4), (1, 5)], to_move=X)
     before = snapshot(b)
-    assert threats.find_vcf(b, X) is None
-    line = threats.find_vct(b, X, max_threes=1)
+    assert solver.find_vcf(b, X) is None
+    line = solver.find_vct(b, X, max_threes=1)
     assert snapshot(b) == before
     assert line == [cfg.move(3, 2)]
     assert bf_win(b, X, 3)
-    assert threats.tactical_move(b, vct=True) == (cfg.move(3, 2), "vct")
-    assert (threats.tactical_move(b) or (None, ""))[1] != "vct"
+    assert defence.tactical_move(b, vct=True) == (cfg.move(3, 2), "vct")
+    assert (defence.tactical_move(b) or (None, ""))[1] != "vct"
     # With the key cell taken by O nothing is left.
     b2 = board_of(cfg, [(2, 1), (4, 1), (5, 5)], [(3, 1), (3, 2), (1, 5)], to_move=X)
-    assert threats.find_vct(b2, X, max_threes=1) is None
+    assert solver.find_vct(b2, X, max_threes=1) is None
 
 
+@pytest.mark.slow
 def test_vct_lines_are_sound_on_random_positions():
     cfg = GameConfig(6, 6, 4)
     rng = random.Random(2)
@@ -596,9 +601,9 @@ def test_vct_lines_are_sound_on_random_positions():
     for _ in range(40):
         a = rng.choice((X, O))
         b = random_position(cfg, rng, 6, a)
-        if b.winning_cells(Player(3 - a)) or threats.find_vcf(b, a):
+        if b.winning_cells(Player(3 - a)) or solver.find_vcf(b, a):
             continue
-        line = threats.find_vct(b, a, max_threes=1)
+        line = solver.find_vct(b, a, max_threes=1)
         if line is None or len(line) > 1:
             continue
         checked += 1
@@ -618,17 +623,17 @@ def test_defence_against_longer_vcf(cfg):
         b = random_position(cfg, rng, 7 if cfg.win_length == 4 else 16, X)
         if b.winning_cells(Player(X)) or b.winning_cells(Player(O)):
             continue
-        if threats.four_moves(b, X) or threats.double_threat_moves(b, O) or not threats.find_vcf(b, O):
+        if threats.four_moves(b, X) or threats.double_threat_moves(b, O) or not solver.find_vcf(b, O):
             continue
         seen += 1
         before = snapshot(b)
-        ds = threats.defence_set(b)
+        ds = defence.defence_set(b)
         assert snapshot(b) == before
         refuting = set()
         for m in range(cfg.area):
             if b.is_empty(m):
                 b.cells[cfg.padded(m)] = X
-                if threats.find_vcf(b, O) is None:
+                if solver.find_vcf(b, O) is None:
                     refuting.add(m)
                 b.cells[cfg.padded(m)] = 0
         assert ds and ds <= refuting
@@ -638,21 +643,22 @@ def test_defence_against_longer_vcf(cfg):
     assert seen >= 2 and exact >= 1
 
 
-def test_knowledge_priors_and_bad_input():
+def test_guided_expansion_orders_candidates_by_priors():
+    from engine.mnk.engine import MnkEngine
+    from engine.mnk.options import MnkOptions
+
     cfg = GameConfig(15, 15, 5)
     b = board_of(cfg, [(7, 7), (8, 7)], [(7, 8)], to_move=O)
-    know = threats.ThreatKnowledge()
-    cands = [cfg.move(6, 7), cfg.move(0, 14), cfg.move(9, 7), -5, cfg.area + 3]
+    tree = MnkEngine(cfg, MnkOptions.guided().with_values({"native.enabled": False})).tree
+    verdict = tree.oracle.verdict(b, None, None)
     cells = list(b.cells)
-    sug = know.suggest(cfg, cells, O, cands)
+    ex = tree.evaluator.expand(b, verdict)
     assert cells == b.cells
-    assert sug.forced is None and sug.moves is None
-    assert len(sug.priors) == len(cands)
-    pri = dict(zip(cands, sug.priors))
-    assert pri[cfg.move(6, 7)] > pri[cfg.move(0, 14)] and pri[cfg.move(9, 7)] > pri[cfg.move(0, 14)]
-    assert pri[-5] == 0.0 and pri[cfg.area + 3] == 0.0
-    assert know.suggest(cfg, cells, 0, cands) is None
-    assert know.suggest(cfg, cells[:-1], X, cands) is None
+    assert ex.win_plies == 0 and len(ex.priors) == len(ex.moves) > 8
+    assert list(ex.priors) == sorted(ex.priors, reverse=True)
+    pri = dict(zip(ex.moves, ex.priors))
+    # Stopping X's two (either end) ranks above a quiet cell two rows away.
+    assert pri[cfg.move(6, 7)] > pri[cfg.move(7, 10)] and pri[cfg.move(9, 7)] > pri[cfg.move(7, 10)]
 
 
 def bf_threes(board: Board, p: int) -> set[int] | None:
@@ -671,6 +677,7 @@ def bf_threes(board: Board, p: int) -> set[int] | None:
 
 @pytest.mark.parametrize("cfg,stones", [(GameConfig(7, 7, 4, r), 6) for r in ALL_RULES] + [(GameConfig(8, 8, 5, Rule.CARO), 10)],
                          ids=lambda v: v.label if isinstance(v, GameConfig) else str(v))
+@pytest.mark.slow
 def test_three_moves_match_brute_force(cfg, stones):
     rng = random.Random(1)
     checked = 0
@@ -697,9 +704,9 @@ def test_vct_deepens_one_three_at_a_time():
     for x, y in moves:
         b.play(cfg.move(x, y))
     before = snapshot(b)
-    assert threats.find_vcf(b, X) is None
-    line = threats.find_vct(b, X, max_nodes=30000, max_threes=3)
+    assert solver.find_vcf(b, X) is None
+    line = solver.find_vct(b, X, max_nodes=30000, max_threes=3)
     assert snapshot(b) == before
     assert line is not None and line[0] == cfg.move(9, 2)
-    assert threats.find_vct(b, X, max_nodes=30000, max_threes=2) == line
-    assert threats.find_vct(b, X, max_nodes=30000, max_threes=1) is None
+    assert solver.find_vct(b, X, max_nodes=30000, max_threes=2) == line
+    assert solver.find_vct(b, X, max_nodes=30000, max_threes=1) is None

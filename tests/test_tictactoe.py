@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from engine.api import Engine, best_move
+from engine.api import best_move
+from engine.mnk.engine import MnkEngine as Engine
 from engine.search.limits import Limits
 from engine.mnk.rules import Board, GameConfig, Player
 
@@ -52,6 +53,7 @@ def walk(engine_side: Player) -> tuple[int, int]:
     return len(memo), games
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("side", [Player.FIRST, Player.SECOND])
 def test_never_loses_against_any_line(side):
     searched, games = walk(side)

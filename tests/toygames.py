@@ -6,7 +6,7 @@ exactly: tic-tac-toe, and Nim (take 1..3 from one heap; whoever takes the last o
 
 from __future__ import annotations
 
-from engine.search.game import GameError
+from engine.game import GameError
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 

@@ -1,205 +1,259 @@
-"""Tuning options of the searcher (re-exported by :mod:`engine.api`)."""
+"""How the m,n,k engine searches: typed option groups and the two named presets.
+
+:meth:`MnkOptions.uct` is plain UCT (random playouts, the cheap exact knowledge of
+:mod:`engine.mnk.oracle`); :meth:`MnkOptions.guided` adds the threat knowledge, pattern
+priors, the static evaluation and the root threat search, with the tree in C where it
+can run (freestyle, K >= 4, the extension built).  The brain plays the guided preset;
+the library's default is plain UCT.  The defaults of each preset were measured in
+matches (see docs/RESULTS.md).
+
+Options are set by dotted keys (``tree.exploration``) or, where a field name is unique,
+by that name alone (``exploration``): :meth:`MnkOptions.with_values`; :func:`option_keys`
+lists them all.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import NamedTuple
+import enum
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, NamedTuple
 
-from .knowledge import MoveKnowledge
+from ..search.mcts import TreeSettings
 
-MODES = ("uct", "guided")
-#: What the helper processes of a parallel search do (see ``EngineOptions.helpers``).
-HELPER_ROLES = ("tactics", "search")
-#: Move priors of guided mode's threat knowledge (see ``EngineOptions.priors``).
-PRIOR_KINDS = ("windows", "shapes")
-#: Defaults of ``widening`` and ``prior_bias`` in guided mode (plain UCT: both 0).
-GUIDED_WIDENING = 0.7
-GUIDED_PRIOR_BIAS = 3.0
-#: Default of ``eval_weight`` in guided mode (plain UCT: 0).
-GUIDED_EVAL_WEIGHT = 1.0
-#: Defaults of ``exploration``: plain UCT's, and guided mode's (lower: its priors and
-#: evaluation already say where to look, and at the C tree's 100,000+ playouts a second a
-#: wide search spreads the turn over moves the evaluation cannot tell apart; README, Strength).
-UCT_EXPLORATION = 0.8
-GUIDED_EXPLORATION = 0.3
+
+class Mode(str, enum.Enum):
+    """The two ways the m,n,k engine searches (see the module doc)."""
+
+    UCT = "uct"
+    GUIDED = "guided"
+
+
 class ThreatBudgets(NamedTuple):
-    """Threat-search budgets of guided mode (see the fields of :class:`EngineOptions`)."""
+    """Budgets of guided mode's root threat search and tree VCT, by the solver at hand."""
 
-    root_share: float
-    root_threes: int
-    reply_nodes: int
-    vct_nodes: int
-    threat_threes: int
+    root_share: float  # share of the time left for the root threat search
+    root_threes: int  # threes the side to move's own VCT may play
+    reply_nodes: int  # solver nodes of each root move's check for an opponent VCT
+    vct_nodes: int  # solver nodes of the VCT tried at each tree node
+    threat_threes: int  # threes of the null-move probe of the opponent's VCT (0: no probe)
 
 
-#: Threat-search budgets of guided mode, by the solver that runs them: the C solver
-#: (freestyle, K >= 4, extension built) is about 25 times faster than the Python one, and
-#: spending that on more threat search measured better (README, Strength).
+#: With the C solver (about 25 times faster), more threat search measured better.
 FAST_SOLVER_BUDGETS = ThreatBudgets(root_share=0.4, root_threes=6, reply_nodes=3000, vct_nodes=2000, threat_threes=6)
 PYTHON_SOLVER_BUDGETS = ThreatBudgets(root_share=0.15, root_threes=2, reply_nodes=300, vct_nodes=0, threat_threes=0)
 
 
 @dataclass(frozen=True)
-class EngineOptions:
-    """How the engine searches.
+class Leaves:
+    """How leaves are valued.
 
-    - ``mode``: ``"uct"`` is the plain searcher (UCT + MCTS-Solver + the cheap
-      built-in knowledge: immediate win, forced block, moves near stones);
-      ``"guided"`` additionally consults ``knowledge`` whenever a node's
-      moves are listed (its first expansion); without an explicit
-      ``knowledge`` it uses :class:`engine.mnk.threats.ThreatKnowledge`.
-    - ``exploration`` (default: :data:`UCT_EXPLORATION` in uct mode,
-      :data:`GUIDED_EXPLORATION` in guided mode): the UCT constant ``c`` in
-      ``q + c * sqrt(ln N / n)`` (values are in [0, 1]; ``n`` counts playouts).
-    - ``widening`` (default: 0 in uct mode, :data:`GUIDED_WIDENING` in guided
-      mode): ``0`` is plain UCT (every move is tried once before any is
-      tried twice); ``w > 0`` is progressive widening: a node visited ``v``
-      times (in leaves) offers only its first ``w * sqrt(v)`` moves, in
-      candidate order.
-    - ``rollouts_per_leaf`` / ``leaves_per_batch``: one vectorised rollout
-      batch holds ``leaves_per_batch`` leaves (selected with virtual loss)
-      times ``rollouts_per_leaf`` playouts each.  ``0`` picks a default from
-      the board size.
-    - ``candidate_radius``: on boards larger than ``full_width_area`` cells,
-      only empty cells within this Chebyshev distance of a stone are children.
-    - ``max_tree_nodes``: default memory cap when ``Limits.max_tree_nodes`` is
-      not given (a node takes about 0.5 KB on 15x15, so 300,000 nodes is
-      about 150 MB).
-    - ``reuse_tree``: keep the tree from one search to the next of a game.
-    - ``root_threats``: in guided mode with the default threat knowledge,
-      search threats at the root before the tree search (an own VCF/VCT is
-      played at once; moves after which the opponent has a VCT are dropped;
-      see :mod:`engine.mnk.roottactics`).  ``root_share`` is the fraction of the
-      time left that this may take; ``root_threes`` the threes the own VCT
-      may play; ``reply_threes`` / ``reply_nodes`` bound the opponent's VCT
-      looked for after each root move (threes, solver nodes);
-      ``threat_threes`` > 0 first probes the opponent's VCT as if it moved
-      next, with up to that many threes, and when it finds one checks every
-      move against it instead.  ``None`` (the default of ``root_share``,
-      ``root_threes``, ``reply_nodes``, ``vct_nodes`` and ``threat_threes``)
-      takes :data:`FAST_SOLVER_BUDGETS` where the C solver handles the
-      board, else :data:`PYTHON_SOLVER_BUDGETS`
-      (see :meth:`threat_budgets`).
-    - ``knowledge_depth``: consult ``knowledge`` only at nodes at most this
-      many plies below the root (``0``: everywhere).
-    - ``prior_bias`` (default: 0 in uct mode, :data:`GUIDED_PRIOR_BIAS` in
-      guided mode): progressive bias of the knowledge's priors: a move's UCT
-      score gets ``prior_bias * p * R / (n + R)``, ``p`` its prior relative to
-      the best one's, ``R`` playouts per leaf (``0``: priors only order moves).
-    - ``eval_weight`` (default: 0 in uct mode, :data:`GUIDED_EVAL_WEIGHT` in
-      guided mode): a leaf's value is ``(1 - eval_weight)`` times its
-      playouts' score plus ``eval_weight`` times the static line evaluation
-      of :mod:`engine.mnk.evaluation` (guided mode only).
-    - ``helpers`` (with :class:`engine.mnk.parallel.ParallelEngine`, i.e. more
-      than one thread): ``"tactics"`` (default) makes the first helper
-      process a :class:`engine.mnk.tactician.RootTactician` (deep threat checks
-      of the root) and any others searchers; ``"search"`` makes them all
-      searchers (plain root-parallel MCTS).
-    - ``vcf_nodes`` / ``defence_nodes`` / ``vct_nodes``: solver budgets of the
-      default :class:`engine.mnk.threats.ThreatKnowledge` of guided mode
-      (``vct_nodes`` 0: no VCT at tree nodes).
-    - ``priors``: the move priors of that knowledge: ``"windows"`` (default,
-      :func:`engine.mnk.patterns.cell_scores`) or ``"shapes"`` (the fitted shape
-      priors of :mod:`engine.mnk.shapes`: they rank a strong engine's move higher
-      but cost half the nodes a second, and played weaker; see README).
-    - ``native_tree``: run guided mode's tree in C (:mod:`engine.mnk.nativesearch`) where it
-      can (freestyle, K >= 4, the extension built, the default knowledge with window
-      priors and ``eval_weight`` 1); ``native_vct_visits``: there, the tree's VCT runs
-      once a node has this many visits (0: when its moves are listed, as in Python);
-      ``native_edge_cap``: moves listed per node below the root.
-    - ``root_thread``: run the root threat search (:mod:`engine.mnk.roottactics`) on a second
-      thread while the tree searches, instead of before it: the tree gets the whole turn
-      and the threat search a larger share of it (:data:`engine.mnk.roottactics.THREAD_SHARE`),
-      and the moves it proves lost leave the root when it is done.  Only with the C tree
-      and a deadline, which release the interpreter lock (otherwise the threat search runs
-      first, as without this); it uses a second core.  The protocol's ``--threads 2`` /
-      ``INFO thread_num 2`` turns it on.
+    - ``playouts``: random playouts a leaf stands for (0: 16 on boards over 100 cells,
+      else 8); with the static evaluation alone, the weight of a leaf in the tree;
+    - ``eval_weight``: share of the static line evaluation in a leaf's value (0: playouts
+      only, 1: the evaluation only; guided mode).
     """
 
-    mode: str = "uct"
-    exploration: float | None = None
-    widening: float | None = None
-    rollouts_per_leaf: int = 0
-    leaves_per_batch: int = 0
-    candidate_radius: int = 2
-    full_width_area: int = 64
-    max_tree_nodes: int = 300_000
-    reuse_tree: bool = True
-    knowledge: MoveKnowledge | None = None
-    root_threats: bool = True
-    knowledge_depth: int = 0
-    prior_bias: float | None = None
+    playouts: int = 0
+    eval_weight: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.playouts < 0:
+            raise ValueError(f"playouts must be >= 0, got {self.playouts!r}")
+        if not 0.0 <= self.eval_weight <= 1.0:
+            raise ValueError(f"eval_weight must be in [0, 1], got {self.eval_weight!r}")
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """Guided mode's threat knowledge at tree nodes (solver nodes per call, so seeded searches
+    stay reproducible): ``vcf_nodes`` for the side to move's VCF, ``vct_nodes`` for its VCT
+    of up to ``vct_threes`` threes (``None``: by solver, see :data:`FAST_SOLVER_BUDGETS`),
+    ``defence_nodes`` per check of the opponent's threats."""
+
     vcf_nodes: int = 500
     defence_nodes: int = 200
     vct_nodes: int | None = None
-    root_share: float | None = None
-    root_threes: int | None = None
-    reply_threes: int = 2
-    reply_nodes: int | None = None
-    threat_threes: int | None = None
-    eval_weight: float | None = None
-    helpers: str = "tactics"
-    priors: str = "windows"
-    native_tree: bool = True
-    native_vct_visits: int = 16
-    native_edge_cap: int = 40
-    root_thread: bool = False
-
-    def threat_budgets(self, fast_solver: bool) -> ThreatBudgets:
-        """The :class:`ThreatBudgets` fields set here, and for those left ``None`` the
-        defaults for the solver at hand (``fast_solver``: the C one)."""
-        defaults = FAST_SOLVER_BUDGETS if fast_solver else PYTHON_SOLVER_BUDGETS
-        return ThreatBudgets(*(d if getattr(self, f) is None else getattr(self, f)
-                               for f, d in zip(ThreatBudgets._fields, defaults)))
+    vct_threes: int = 2
 
     def __post_init__(self) -> None:
-        if self.mode not in MODES:
-            raise ValueError(f"mode must be one of {MODES}, got {self.mode!r}")
-        if self.priors not in PRIOR_KINDS:
-            raise ValueError(f"priors must be one of {', '.join(PRIOR_KINDS)}, got {self.priors!r}")
-        if self.mode == "guided" and self.knowledge is None:
-            # The threat module is the default knowledge of guided mode; imported here so
-            # plain "uct" searches never pay for it.
-            from .threats import ThreatKnowledge
+        for name in ("vcf_nodes", "defence_nodes", "vct_threes"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)!r}")
+        if self.vct_nodes is not None and self.vct_nodes < 0:
+            raise ValueError(f"vct_nodes must be >= 0, got {self.vct_nodes!r}")
 
-            object.__setattr__(
-                self,
-                "knowledge",
-                ThreatKnowledge(
-                    vcf_nodes=self.vcf_nodes, defence_nodes=self.defence_nodes, priors=self.priors,
-                    vct_nodes=self.vct_nodes,
-                ),
-            )
-        if self.exploration is None:
-            object.__setattr__(self, "exploration", GUIDED_EXPLORATION if self.mode == "guided" else UCT_EXPLORATION)
-        if not self.exploration >= 0:
-            raise ValueError(f"exploration must be >= 0, got {self.exploration!r}")
-        # Mode defaults, measured guided vs uct on 15x15 k5 at 1 s a move (20 games per
-        # figure, random 3-stone openings): bias 0/widening 0 60 %, bias 2/widening 1
-        # 70 % and 75 %, bias 3/widening 0.7 85 % and 85 %.
-        if self.widening is None:
-            object.__setattr__(self, "widening", GUIDED_WIDENING if self.mode == "guided" else 0.0)
-        if self.prior_bias is None:
-            object.__setattr__(self, "prior_bias", GUIDED_PRIOR_BIAS if self.mode == "guided" else 0.0)
-        if self.eval_weight is None:
-            object.__setattr__(self, "eval_weight", GUIDED_EVAL_WEIGHT if self.mode == "guided" else 0.0)
-        if not 0.0 <= self.eval_weight <= 1.0:
-            raise ValueError(f"eval_weight must be in [0, 1], got {self.eval_weight!r}")
-        if self.helpers not in HELPER_ROLES:
-            raise ValueError(f"helpers must be one of {', '.join(HELPER_ROLES)}, got {self.helpers!r}")
-        if not self.prior_bias >= 0:
-            raise ValueError(f"prior_bias must be >= 0, got {self.prior_bias!r}")
-        if not self.widening >= 0:
-            raise ValueError(f"widening must be >= 0, got {self.widening!r}")
-        for name in ("native_vct_visits", "knowledge_depth", "rollouts_per_leaf", "leaves_per_batch", "candidate_radius", "full_width_area"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be >= 0")
-        if self.root_share is not None and not 0.0 <= self.root_share <= 1.0:
-            raise ValueError(f"root_share must be in [0, 1], got {self.root_share!r}")
-        for name in ("root_threes", "reply_threes", "reply_nodes", "vct_nodes", "threat_threes"):
-            if getattr(self, name) is not None and getattr(self, name) < 0:
-                raise ValueError(f"{name} must be >= 0")
-        if self.native_edge_cap < 1:
-            raise ValueError("native_edge_cap must be >= 1")
-        if self.max_tree_nodes < 1:
-            raise ValueError("max_tree_nodes must be >= 1")
+
+@dataclass(frozen=True)
+class RootTactics:
+    """Guided mode's threat search at the root (:mod:`engine.mnk.roottactics`).
+
+    - ``enabled``: search the side to move's VCF/VCT first (played at once when found) and
+      drop the root moves after which the opponent has a VCT;
+    - ``budgets``: :class:`ThreatBudgets` (``None``: by solver);
+    - ``reply_threes``: threes of the opponent's VCT looked for after each root move;
+    - ``thread``: run it on a second thread beside the C tree instead of before the tree
+      (both release the interpreter lock, so it uses a second core; the brain's
+      ``--threads 2`` turns it on where it applies).
+    """
+
+    enabled: bool = True
+    budgets: ThreatBudgets | None = None
+    reply_threes: int = 2
+    thread: bool = False
+
+    def __post_init__(self) -> None:
+        if self.reply_threes < 0:
+            raise ValueError(f"reply_threes must be >= 0, got {self.reply_threes!r}")
+        if self.budgets is not None and not 0.0 <= self.budgets.root_share <= 1.0:
+            raise ValueError(f"budgets.root_share must be in [0, 1], got {self.budgets.root_share!r}")
+
+
+@dataclass(frozen=True)
+class NativeTree:
+    """Guided mode's tree in C (:mod:`engine.mnk.native`): ``enabled`` where it can run;
+    its VCT runs once a node has ``vct_visits`` visits; nodes below the root list their
+    best ``edge_cap`` moves by prior."""
+
+    enabled: bool = True
+    vct_visits: int = 16
+    edge_cap: int = 40
+
+    def __post_init__(self) -> None:
+        if self.vct_visits < 0 or self.edge_cap < 1:
+            raise ValueError("vct_visits must be >= 0 and edge_cap >= 1")
+
+
+#: Guided mode's tree settings, measured against plain UCT and pela (docs/RESULTS.md).
+GUIDED_TREE = TreeSettings(exploration=0.3, widening=0.7, prior_bias=3.0)
+
+
+@dataclass(frozen=True)
+class MnkOptions:
+    """Everything that decides how the m,n,k engine searches (see the module doc).
+
+    ``tree.leaves_per_batch`` of the presets is a floor: boards over 100 cells batch 48
+    leaves (:meth:`batch_for`).
+    """
+
+    mode: Mode = Mode.UCT
+    tree: TreeSettings = field(default_factory=TreeSettings)
+    leaves: Leaves = field(default_factory=Leaves)
+    knowledge: Knowledge = field(default_factory=Knowledge)
+    root: RootTactics = field(default_factory=RootTactics)
+    native: NativeTree = field(default_factory=NativeTree)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mode", Mode(self.mode))
+
+    @classmethod
+    def uct(cls) -> "MnkOptions":
+        """Plain UCT: random playouts, no threat knowledge."""
+        return cls()
+
+    @classmethod
+    def guided(cls) -> "MnkOptions":
+        """The brain's default: threat knowledge, priors, the static evaluation, root tactics."""
+        return cls(mode=Mode.GUIDED, tree=GUIDED_TREE, leaves=Leaves(eval_weight=1.0))
+
+    @classmethod
+    def preset(cls, mode: str | Mode) -> "MnkOptions":
+        """The preset of a mode name (``uct`` or ``guided``)."""
+        try:
+            mode = Mode(mode)
+        except ValueError:
+            raise ValueError(f"unknown mode {mode!r}: use uct or guided") from None
+        return cls.guided() if mode is Mode.GUIDED else cls.uct()
+
+    def budgets(self, fast_solver: bool) -> ThreatBudgets:
+        """The root and tree threat budgets (:data:`FAST_SOLVER_BUDGETS` with the C solver,
+        else :data:`PYTHON_SOLVER_BUDGETS`, unless set)."""
+        if self.root.budgets is not None:
+            return self.root.budgets
+        return FAST_SOLVER_BUDGETS if fast_solver else PYTHON_SOLVER_BUDGETS
+
+    def with_values(self, values: dict[str, Any]) -> "MnkOptions":
+        """A copy with ``values`` set by key (see :func:`option_keys`); text values are
+        converted to the field's type.  ``ValueError`` names a bad key or value."""
+        opts = self
+        for key, raw in values.items():
+            group, name = _resolve(key)
+            if group is None:
+                opts = replace(opts, mode=Mode(_convert("mode", raw, Mode)))
+                continue
+            sub = getattr(opts, group)
+            kind = _field_types(type(sub))[name]
+            try:
+                opts = replace(opts, **{group: replace(sub, **{name: _convert(key, raw, kind)})})
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"{key}: {exc}") from None
+        return opts
+
+
+_GROUPS = {"tree": TreeSettings, "leaves": Leaves, "knowledge": Knowledge, "root": RootTactics, "native": NativeTree}
+#: Fields not set from the command line (structured values).
+_NOT_KEYS = {("root", "budgets")}
+
+
+def _field_types(cls) -> dict[str, Any]:
+    defaults = cls()
+    return {f.name: type(getattr(defaults, f.name)) if getattr(defaults, f.name) is not None else int
+            for f in fields(cls)}
+
+
+def option_keys() -> list[tuple[str, str, Any]]:
+    """Every settable key as ``(dotted key, type name, default of the plain preset)``."""
+    out: list[tuple[str, str, Any]] = [("mode", "uct|guided", "uct")]
+    for group, cls in _GROUPS.items():
+        defaults = cls()
+        for f in fields(cls):
+            if (group, f.name) in _NOT_KEYS:
+                continue
+            value = getattr(defaults, f.name)
+            kind = "int|none" if value is None else type(value).__name__
+            out.append((f"{group}.{f.name}", kind, value))
+    return out
+
+
+def _resolve(key: str) -> tuple[str | None, str]:
+    """``(group, field)`` of a dotted or unique short key; ``ValueError`` listing the keys."""
+    k = key.strip().replace("-", "_")
+    if k == "mode":
+        return None, "mode"
+    known = {name for name, _, _ in option_keys()}
+    if k in known:
+        group, _, name = k.partition(".")
+        return group, name
+    matches = [name for name in known if name.split(".")[-1] == k]
+    if len(matches) == 1:
+        group, _, name = matches[0].partition(".")
+        return group, name
+    hint = f" (ambiguous: {', '.join(sorted(matches))})" if matches else ""
+    raise ValueError(f"unknown engine option {key!r}{hint}; valid keys: {', '.join(sorted(known))}")
+
+
+def _convert(key: str, raw: Any, kind: Any) -> Any:
+    """``raw`` (text or a value) as ``kind``; ``ValueError`` says what was expected."""
+    if not isinstance(raw, str):
+        if kind is float and isinstance(raw, int) and not isinstance(raw, bool):
+            return float(raw)
+        return raw
+    text = raw.strip().lower()
+    try:
+        if kind is bool:
+            if text in ("true", "1", "yes", "on"):
+                return True
+            if text in ("false", "0", "no", "off"):
+                return False
+            raise ValueError
+        if kind is int:
+            return None if text == "none" else int(text)
+        if kind is float:
+            return float(text)
+        if kind is Mode:
+            return Mode(text)
+    except ValueError:
+        pass
+    else:
+        return raw
+    want = {bool: "true or false", int: "an integer", float: "a number", Mode: "uct or guided"}.get(kind, str(kind))
+    raise ValueError(f"{key}: want {want}, got {raw!r}")

@@ -1,6 +1,6 @@
 """Threat-space search at the root, before the tree search of guided mode.
 
-The tree consults :class:`engine.mnk.threats.ThreatKnowledge` at every node with
+The tree consults the threat knowledge (:class:`engine.mnk.leaves.GuidedLeaves`) at every node with
 small solver budgets, which is right for the many nodes of the tree but
 misses what matters most in a real game: a longer forced win of the side to
 move, and the opponent's victories by continuous threats (VCT) that one
@@ -10,7 +10,7 @@ exactly that, so the root -- one position a move -- gets a larger budget:
 1. a VCF, then a VCT, of the side to move: when found, its first move is
    played at once (a proof, no tree search needed);
 2. with ``threat_threes``, a null-move probe: the opponent's VCT as if it
-   moved next (:func:`engine.mnk.threats.probe_vct`, deeper than the per-move
+   moved next (:func:`engine.mnk.solver.probe_vct`, deeper than the per-move
    checks can afford).  A stone of ours never helps the opponent, so when
    the probe proves there is no such win, no move of ours can allow one and
    the per-move checks are skipped.  When it finds one, every move must deal
@@ -20,7 +20,7 @@ exactly that, so the root -- one position a move -- gets a larger budget:
    moves they did not reach are dropped with the losing ones (most moves do
    nothing against a threat);
 3. every root move is checked for a VCT of the opponent after it
-   (:func:`engine.mnk.threats.classify_moves`); the moves proven to lose are removed
+   (:func:`classify_moves`); the moves proven to lose are removed
    from the root as long as at least one other move remains.
 
 With a deadline, all of it takes a fixed share of the time left; without
@@ -34,8 +34,11 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from .rules import Board
-from .threats import LOSING, OPEN, SAFE, UNCHECKED, classify_moves, find_vcf, find_vct, probe_vct
+from typing import Sequence
+
+from .patterns import LineState
+from .rules import EMPTY, Board
+from .solver import _Abort, _solve, find_vcf, find_vct, probe_vct
 
 #: Solver nodes for the side to move's own VCF and VCT.
 OWN_VCF_NODES = 20000
@@ -193,3 +196,92 @@ def _recheck_open(board: Board, verdicts: dict[int, str], deadline: float, check
         for m, verdict in classify_moves(board, still_open, deadline=deadline, stop=stop, **checks).items():
             if verdict != UNCHECKED:
                 verdicts[m] = verdict
+
+
+#: :func:`classify_moves` verdicts.
+SAFE, OPEN, LOSING, UNCHECKED = "safe", "open", "losing", "unchecked"
+
+
+def classify_moves(
+    board: Board,
+    moves: Sequence[int],
+    deadline: float | None = None,
+    max_nodes: int = 2000,
+    max_threes: int = 2,
+    move_seconds: float | None = None,
+    deepen: bool = False,
+    stop: threading.Event | None = None,
+) -> dict[int, str]:
+    """Whether the opponent has a forced win after each of ``moves`` of the side to move.
+
+    Maps each move, in the order of ``moves``, to :data:`LOSING` (the opponent
+    then completes a line it cannot be stopped from, or has a VCT, see
+    :func:`find_vct`, of up to ``max_threes`` threes: a proof), :data:`SAFE`
+    (the solver finished and found no such win, or the move wins at once),
+    :data:`OPEN` (its budget ran out first: ``max_nodes`` solver nodes, and
+    ``move_seconds`` of time if given) or :data:`UNCHECKED` (not reached
+    before ``deadline``, monotonic).  ``deepen`` looks for the opponent's VCT
+    with 1, 2, ... ``max_threes`` threes (as :func:`find_vct`) instead of all
+    of them at once.  Occupied, off-board and repeated entries are dropped.
+    Once ``stop`` is set, the moves not checked yet are :data:`UNCHECKED`.
+    """
+    verdicts: dict[int, str] = {}
+    if board.is_over:
+        return verdicts
+    cfg = board.config
+    s = int(board.to_move)
+    o = 3 - s
+    st = LineState(cfg, board.cells)
+    todo = [int(m) for m in moves if 0 <= int(m) < cfg.area and board.cells[cfg.padded(int(m))] == EMPTY]
+    for m in todo:
+        if m in verdicts:
+            continue
+        if (deadline is not None and time.monotonic() >= deadline) or (stop is not None and stop.is_set()):
+            verdicts[m] = UNCHECKED
+            continue
+        c = cfg.padded(m)
+        if st.wins_at(c, s):
+            verdicts[m] = SAFE  # it wins at once
+            continue
+        st.place(c, s)
+        try:
+            if st.completing(o):
+                verdict = LOSING  # the opponent completes a line now
+            else:
+                limit = deadline
+                if move_seconds is not None:
+                    mine = time.monotonic() + move_seconds
+                    limit = mine if limit is None else min(limit, mine)
+                try:
+                    won = _solve(st, o, max_nodes, limit, threes=max(0, max_threes), deepen=deepen)
+                    verdict = SAFE if won is None else LOSING
+                except _Abort:
+                    verdict = OPEN
+        finally:
+            st.take(c)
+        verdicts[m] = verdict
+    return verdicts
+
+
+def losing_moves(
+    board: Board,
+    moves: Sequence[int],
+    deadline: float | None = None,
+    max_nodes: int = 2000,
+    max_threes: int = 2,
+    move_seconds: float | None = None,
+    deepen: bool = False,
+) -> tuple[list[int], list[int], list[int]]:
+    """Sort ``moves`` of the side to move by whether the opponent then has a forced win.
+
+    Returns ``(safe, losing, unchecked)``, each in the order of ``moves``, from
+    :func:`classify_moves` (same arguments): a budget running out counts as
+    safe here, so the split errs towards keeping moves.
+    """
+    safe: list[int] = []
+    losing: list[int] = []
+    unchecked: list[int] = []
+    verdicts = classify_moves(board, moves, deadline, max_nodes, max_threes, move_seconds, deepen)
+    for m, verdict in verdicts.items():
+        (losing if verdict == LOSING else unchecked if verdict == UNCHECKED else safe).append(m)
+    return safe, losing, unchecked

@@ -16,6 +16,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
+from ..game import GameError
+
 EMPTY = 0
 BORDER = 3
 
@@ -59,16 +61,16 @@ class Rule(enum.Enum):
         """Map a Gomocup ``INFO rule`` bitmask to a variant.
 
         Bit 2 (continuous game) does not change the winning condition and is
-        ignored.  Renju (bit 4) is refused with ``ValueError``, never played
+        ignored.  Renju (bit 4) is refused with ``GameError`` (a ``ValueError``), never played
         silently as another rule.
         """
         if bits < 0:
-            raise ValueError(f"rule bitmask must be >= 0, got {bits}")
+            raise GameError(f"rule bitmask must be >= 0, got {bits}")
         if bits & 4:
-            raise ValueError("renju (rule bit 4) is not supported")
+            raise GameError("renju (rule bit 4) is not supported")
         exact, caro = bool(bits & 1), bool(bits & 8)
         if exact and caro:
-            raise ValueError("rule bits 1 (exact) and 8 (caro) together are not supported")
+            raise GameError("rule bits 1 (exact) and 8 (caro) together are not supported")
         if caro:
             return cls.CARO
         return cls.EXACT if exact else cls.FREESTYLE
@@ -83,15 +85,15 @@ class Rule(enum.Enum):
             if rule.value == t:
                 return rule
         if t == "renju":
-            raise ValueError("renju is not supported")
-        raise ValueError(f"unknown rule {text!r}: use freestyle, exact, caro or a Gomocup bitmask")
+            raise GameError("renju is not supported")
+        raise GameError(f"unknown rule {text!r}: use freestyle, exact, caro or a Gomocup bitmask")
 
 
 @dataclass(frozen=True)
 class GameConfig:
     """Board size, win length and rule variant of one game.
 
-    Raises ``ValueError`` naming the allowed range when a value is outside it.
+    Raises ``GameError`` (a ``ValueError``) naming the allowed range when a value is outside it.
     """
 
     width: int = 15
@@ -101,22 +103,26 @@ class GameConfig:
     # Derived geometry, filled in __post_init__.
     stride: int = field(init=False, repr=False, compare=False)
     directions: tuple[int, int, int, int] = field(init=False, repr=False, compare=False)
+    #: The padded index of every compact move (``pad[m] == padded(m)``).
+    pad: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name, side in (("width", self.width), ("height", self.height)):
             if not isinstance(side, int) or not MIN_SIDE <= side <= MAX_SIDE:
-                raise ValueError(f"board {name} must be in {MIN_SIDE}..{MAX_SIDE}, got {side!r}")
+                raise GameError(f"board {name} must be in {MIN_SIDE}..{MAX_SIDE}, got {side!r}")
         longest = max(self.width, self.height)
         if not isinstance(self.win_length, int) or not MIN_WIN_LENGTH <= self.win_length <= longest:
-            raise ValueError(
+            raise GameError(
                 f"win length must be in {MIN_WIN_LENGTH}..{longest} for a "
                 f"{self.width}x{self.height} board, got {self.win_length!r}"
             )
         if not isinstance(self.rule, Rule):
-            raise ValueError(f"rule must be a Rule, got {self.rule!r}")
+            raise GameError(f"rule must be a Rule, got {self.rule!r}")
         stride = self.width + 1
         object.__setattr__(self, "stride", stride)
         object.__setattr__(self, "directions", (1, stride, stride + 1, stride - 1))
+        object.__setattr__(self, "pad", tuple((m // self.width + 1) * stride + m % self.width
+                                              for m in range(self.width * self.height)))
 
     @classmethod
     def square(cls, size: int, win_length: int = 5, rule: Rule = Rule.FREESTYLE) -> "GameConfig":
@@ -134,9 +140,9 @@ class GameConfig:
 
     # Coordinate conversions -------------------------------------------------
     def move(self, x: int, y: int) -> int:
-        """Compact move index of (x, y); ``ValueError`` when off the board."""
+        """Compact move index of (x, y); ``GameError`` (a ``ValueError``) when off the board."""
         if not (0 <= x < self.width and 0 <= y < self.height):
-            raise ValueError(f"{x},{y} is off the {self.width}x{self.height} board")
+            raise GameError(f"{x},{y} is off the {self.width}x{self.height} board")
         return y * self.width + x
 
     def xy(self, move: int) -> tuple[int, int]:
@@ -193,12 +199,21 @@ def run_wins(config: GameConfig, cells: Sequence[int], cell: int, player: int) -
     return False
 
 
-class Board:
-    """A mutable position: stones, side to move, move history and result.
+_INT = {Player.FIRST: 1, Player.SECOND: 2, 1: 1, 2: 2}  # a player as a plain int (fast cells)
+_OTHER = (None, Player.SECOND, Player.FIRST)  # indexed by the int of the player who just moved
+_PLAYER = (None, Player.FIRST, Player.SECOND)
 
-    ``play``/``undo`` are O(1) apart from the win test through the last move.
-    ``winner`` is set when the last move completed a line; ``is_over`` is true
-    after a win or when the board is full (a draw).
+
+class Board:
+    """A mutable m,n,k position: stones, side to move, move history and result.
+
+    It is the m,n,k game's state for the search (the interface of
+    :class:`engine.game.GameState`: ``apply``/``undo``/``legal_moves``/...) as well as
+    the referee's and the protocol's board.  ``apply``/``undo`` are O(1) apart from the
+    win test through the last move.  ``winner`` is set when the last move completed a
+    line; ``is_over`` is true after a win or when the board is full (a draw).  Cells
+    hold plain ints (0 empty, 1 and 2 the players, :data:`BORDER` off the board or
+    blocked).
     """
 
     __slots__ = ("config", "cells", "to_move", "history", "winner", "_empty_count")
@@ -271,36 +286,43 @@ class Board:
         return a.reshape(cfg.height, cfg.stride)[:, : cfg.width].copy()
 
     # Moves ----------------------------------------------------------------------
-    def play(self, move: int) -> Player | None:
-        """Place a stone for the side to move; return the winner, if this move won.
+    def apply(self, move: int) -> None:
+        """Play ``move`` for the side to move (the game interface's ``apply``).
 
-        Raises ``ValueError`` for an occupied or off-board cell or a finished game.
+        Raises :class:`GameError` for an off-board, occupied or blocked cell and after the
+        game is won; then nothing changes.  The win test runs through ``move`` only.
         """
-        cfg = self.config
         if self.winner is not None:
-            raise ValueError("the game is already won")
+            raise GameError("the game is already won")
+        cfg = self.config
         if not 0 <= move < cfg.area:
-            raise ValueError(f"move {move} is off the board")
-        cell = cfg.padded(move)
-        if self.cells[cell] != EMPTY:
+            raise GameError(f"move {move!r} is off the {cfg.width}x{cfg.height} board")
+        cell = cfg.pad[move]
+        cells = self.cells
+        if cells[cell] != EMPTY:
             x, y = cfg.xy(move)
-            raise ValueError(f"{x},{y} is occupied")
+            raise GameError(f"{x},{y} is {'occupied' if cells[cell] != BORDER else 'blocked'}")
         player = self.to_move
-        self.cells[cell] = player
+        p = _INT[player]
+        cells[cell] = p
         self.history.append(move)
         self._empty_count -= 1
-        self.to_move = player.other
-        if run_wins(cfg, self.cells, cell, player):
+        self.to_move = _OTHER[p]
+        if run_wins(cfg, cells, cell, p):
             self.winner = player
+
+    def play(self, move: int) -> Player | None:
+        """:meth:`apply`, returning the winner if this move won."""
+        self.apply(move)
         return self.winner
 
     def undo(self) -> int:
         """Take back the last move; return it."""
         if not self.history:
-            raise ValueError("no move to take back")
+            raise GameError("no move to take back")
         move = self.history.pop()
-        cell = self.config.padded(move)
-        self.to_move = Player(self.cells[cell])
+        cell = self.config.pad[move]
+        self.to_move = _PLAYER[self.cells[cell]]
         self.cells[cell] = EMPTY
         self._empty_count += 1
         self.winner = None
@@ -313,7 +335,7 @@ class Board:
         """
         cfg = self.config
         if not 0 <= move < cfg.area or self.cells[cfg.padded(move)] not in (1, 2):
-            raise ValueError("no stone there")
+            raise GameError("no stone there")
         if self.history and self.history[-1] == move:
             self.undo()
             return
@@ -333,10 +355,10 @@ class Board:
         """
         cfg = self.config
         if player not in (1, 2):
-            raise ValueError(f"player must be 1 or 2, got {player!r}")
+            raise GameError(f"player must be 1 or 2, got {player!r}")
         cell = cfg.padded(move)
         if not 0 <= move < cfg.area or self.cells[cell] != EMPTY:
-            raise ValueError("a stone can only be placed on an empty on-board cell")
+            raise GameError("a stone can only be placed on an empty on-board cell")
         self.cells[cell] = int(player)
         self.history.append(move)
         self._empty_count -= 1
@@ -348,7 +370,7 @@ class Board:
         """
         cfg = self.config
         if not 0 <= move < cfg.area or self.cells[cfg.padded(move)] != EMPTY:
-            raise ValueError("only an empty on-board cell can be blocked")
+            raise GameError("only an empty on-board cell can be blocked")
         self.cells[cfg.padded(move)] = BORDER
         self._empty_count -= 1
 
@@ -361,6 +383,37 @@ class Board:
         b.winner = self.winner
         b._empty_count = self._empty_count
         return b
+
+    # The rest of the game interface (engine.game.GameState) ---------------------------
+    def clone(self) -> "Board":
+        """An independent copy (:meth:`copy`)."""
+        return self.copy()
+
+    def is_terminal(self) -> bool:
+        """Is the game over (a line completed, or the board full)?"""
+        return self.winner is not None or self._empty_count == 0
+
+    def returns(self) -> tuple[float, float]:
+        """Scores of the first and second player: 1 a win, 0.5 a draw (also unfinished), 0 a loss."""
+        if self.winner is None:
+            return (0.5, 0.5)
+        return (1.0, 0.0) if self.winner == Player.FIRST else (0.0, 1.0)
+
+    def key(self) -> tuple[bytes, int]:
+        """The stones (blocked cells included) and the side to move."""
+        return bytes(self.cells), int(self.to_move)
+
+    def move_to_text(self, move: int) -> str:
+        """``x,y`` as the Gomocup protocol writes it."""
+        x, y = self.config.xy(move)
+        return f"{x},{y}"
+
+    def text_to_move(self, text: str) -> int:
+        """A move from ``x,y`` (or ``x y``); :class:`GameError` when malformed or off the board."""
+        parts = text.replace(",", " ").split()
+        if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
+            raise GameError(f"want x,y, got {text!r}")
+        return self.config.move(int(parts[0]), int(parts[1]))
 
     def wins_if_played(self, move: int, player: Player) -> bool:
         """Would ``player`` complete a line by playing the empty cell ``move``?"""
@@ -401,17 +454,17 @@ class Board:
 
         The side to move is inferred when not given: with equal counts the first
         player moves, with one more first-player stone the second player does.
-        Raises ``ValueError`` for off-board or doubled cells, impossible stone
+        Raises ``GameError`` (a ``ValueError``) for off-board or doubled cells, impossible stone
         counts, or a position where somebody has already won.
         """
         board = cls(config)
         counts = {Player.FIRST: 0, Player.SECOND: 0}
         for x, y, p in stones:
             if p not in (1, 2):
-                raise ValueError(f"stone at {x},{y}: player must be 1 or 2, got {p!r}")
+                raise GameError(f"stone at {x},{y}: player must be 1 or 2, got {p!r}")
             move = config.move(x, y)
             if board.cells[config.padded(move)] != EMPTY:
-                raise ValueError(f"two stones on {x},{y}")
+                raise GameError(f"two stones on {x},{y}")
             board.place(move, p)
             counts[Player(p)] += 1
         a, b = counts[Player.FIRST], counts[Player.SECOND]
@@ -421,18 +474,18 @@ class Board:
             elif a == b + 1:
                 to_move = Player.SECOND
             else:
-                raise ValueError(f"impossible stone counts: {a} first-player, {b} second-player stones")
+                raise GameError(f"impossible stone counts: {a} first-player, {b} second-player stones")
         else:
             to_move = Player(to_move)
             mover, waiter = counts[to_move], counts[to_move.other]
             if not (mover == waiter or mover + 1 == waiter):
-                raise ValueError(
+                raise GameError(
                     f"impossible stone counts for {to_move.name} to move: {mover} against {waiter}"
                 )
         board.to_move = to_move
         winner = board.scan_winner()
         if winner is not None:
-            raise ValueError(f"the game is already over: {winner.name} has a line")
+            raise GameError(f"the game is already over: {winner.name} has a line")
         return board
 
     def __str__(self) -> str:

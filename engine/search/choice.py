@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Sequence
 
-from .game import Outcome
+from ..game import Outcome
 
 
 class Child(NamedTuple):

@@ -13,7 +13,8 @@ class Limits:
     - ``playouts``: random playouts (rollouts) summed over the search; a leaf
       valued by the static evaluation instead (guided mode) counts as the
       playouts it stands for (``rollouts_per_leaf``), so the limit works alike.
-    - ``nodes``: tree nodes created in this search.
+    - ``nodes``: tree nodes created in this search (once the tree is at its memory cap,
+      each leaf valued without a node counts as one, so the limit still ends the search).
     - ``deadline``: an absolute ``time.monotonic()`` instant; the search returns
       within a few milliseconds of it.
     - ``max_tree_nodes``: cap on nodes held in the tree (memory); when reached the

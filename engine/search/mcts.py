@@ -1,9 +1,9 @@
-"""One Monte Carlo tree search for every game of the interface in :mod:`engine.search.game`.
+"""One Monte Carlo tree search for every game of the interface in :mod:`engine.game`.
 
 UCT with priors (progressive bias and widening), MCTS-Solver, batched leaf evaluation
 with virtual loss, tree reuse by move history, and node / playout / deadline / tree-size
-limits.  It knows a game only through a :class:`~engine.search.game.GameState`, an
-:class:`~engine.search.game.Evaluator` and an optional :class:`~engine.search.game.Oracle`.
+limits.  It knows a game only through a :class:`~engine.game.GameState`, an
+:class:`~engine.game.Evaluator` and an optional :class:`~engine.game.Oracle`.
 
 **Values.**  Every node stores, for each of its moves ``i``, ``n[i]`` = playouts through
 that move (a leaf value counts as ``evaluator.weight`` playouts) and ``w[i]`` = their summed
@@ -48,7 +48,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from .choice import Child, choose, mean
-from .game import Evaluator, GameError, GameState, Oracle, Outcome, Verdict
+from ..game import Evaluator, GameError, GameState, Oracle, Outcome, Verdict
 from .limits import Limits, SearchInfo, SearchResult
 
 _UNKNOWN, _WIN, _LOSS, _DRAW = int(Outcome.UNKNOWN), int(Outcome.WIN), int(Outcome.LOSS), int(Outcome.DRAW)
@@ -287,7 +287,7 @@ class MCTS:
         s = self.settings
         cap = limits.max_tree_nodes if limits.max_tree_nodes is not None else s.max_tree_nodes
         R = self.evaluator.weight
-        playouts = nodes = max_depth = 0
+        playouts = nodes = counted = max_depth = 0
         next_info = t0 + _INFO_PERIOD
         reason = "proven"
         # Smoothed seconds per selected leaf (selection + its evaluation); the first guess
@@ -302,7 +302,7 @@ class MCTS:
             if limits.deadline is not None and now >= limits.deadline:
                 reason = "deadline"
                 break
-            if limits.nodes is not None and nodes >= limits.nodes:
+            if limits.nodes is not None and counted >= limits.nodes:
                 reason = "nodes"
                 break
             if limits.playouts is not None and playouts >= limits.playouts:
@@ -326,7 +326,7 @@ class MCTS:
             paths = []
             tokens = []
             for _ in range(want):
-                if root.outcome or (limits.nodes is not None and nodes >= limits.nodes):
+                if root.outcome or (limits.nodes is not None and counted >= limits.nodes):
                     break
                 # A leaf can cost milliseconds (an oracle, a knowledge module): near the
                 # deadline it is checked leaf by leaf.
@@ -334,9 +334,10 @@ class MCTS:
                     break
                 path, value, token, created = self._select(R, cap)
                 leaves += 1
-                # A leaf valued without a node (at the memory cap) counts as one, so that a
-                # node limit also ends a search whose tree has stopped growing.
-                nodes += created or token is not None
+                nodes += created
+                # A leaf valued without a node (at the memory cap) counts towards the node
+                # limit, so that the limit also ends a search whose tree has stopped growing.
+                counted += created or token is not None
                 self.tree_nodes += created
                 if len(path) > max_depth:
                     max_depth = len(path)

@@ -10,7 +10,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .game import Expansion, GameState, Verdict
+from ..game import Expansion, GameState, Verdict
 
 
 class RandomPlayouts:

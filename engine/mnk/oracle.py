@@ -1,0 +1,154 @@
+"""The exact, cheap knowledge of every m,n,k tree node: immediate wins and threats.
+
+For each node it keeps, as the verdict's ``facts``, the cells where the side to move
+completes a line now (``wins``), those where the opponent would (``threats``), and the
+sets of cells near stones and occupied (see :mod:`engine.mnk.cellsets`), all derived from
+the parent's facts and the last move only:
+
+- the side to move had no win at the parent (the parent would be a proven win and never
+  searched on), so its new wins are the parent's threats the last move did not fill;
+- every new threat of the player who just moved goes through its move: per direction,
+  only the first empty cell past each end of its run can be one.
+
+Verdicts: a node with a win is a proven win; a full board a draw; two threats (freestyle,
+exact) a proven loss, since one stone cannot fill two cells; one threat forces the block
+(under caro a stone beyond a line's end can also spoil it, so caro lists threats first
+instead of forcing them).
+"""
+
+from __future__ import annotations
+
+from ..game import Outcome, Verdict
+from .cellsets import CellSets
+from .rules import EMPTY, Board, GameConfig, Rule
+
+_WIN, _LOSS, _DRAW = Outcome.WIN, Outcome.LOSS, Outcome.DRAW
+
+
+def line_wins(config: GameConfig, cells: list[int], c: int, p: int, d: int) -> bool:
+    """Would ``p`` playing the empty padded cell ``c`` complete a line along ``d``?"""
+    lo = c - d
+    while cells[lo] == p:
+        lo -= d
+    hi = c + d
+    while cells[hi] == p:
+        hi += d
+    run = (hi - lo) // d - 1
+    k = config.win_length
+    if run < k:
+        return False
+    rule = config.rule
+    if rule is Rule.FREESTYLE:
+        return True
+    if rule is Rule.EXACT:
+        return run == k
+    o = 3 - p
+    return run > k or not (cells[lo] == o and cells[hi] == o)
+
+
+def cell_wins(config: GameConfig, cells: list[int], c: int, p: int) -> bool:
+    """Would ``p`` playing the empty padded cell ``c`` complete a line?"""
+    for d in config.directions:
+        if line_wins(config, cells, c, p, d):
+            return True
+    return False
+
+
+class LineOracle:
+    """Immediate wins and threats of each node (the oracle of m,n,k's trees).
+
+    ``facts`` of a verdict: ``(wins, threats, near1, near, occupied)``: compact cells
+    where the side to move wins now, where the opponent would, and three sets of
+    :class:`~engine.mnk.cellsets.CellSets` (cells within 1 and within the candidate
+    radius of a stone, occupied or blocked cells).
+    """
+
+    def __init__(self, config: GameConfig, sets: CellSets) -> None:
+        self.config = config
+        self.sets = sets
+        self._caro = config.rule is Rule.CARO
+        self._plain = config.rule is Rule.FREESTYLE
+        self._compact = [-1] * config.padded_size  # compact move of each padded cell
+        for m, c in enumerate(config.pad):
+            self._compact[c] = m
+
+    def verdict(self, state: Board, parent: Verdict | None, move: int | None) -> Verdict:
+        """The verdict on ``state`` (a :class:`Board`), from its parent's facts after ``move``."""
+        if parent is None or move is None or parent.facts is None:
+            return self._root(state)
+        if state.winner is not None:
+            return Verdict(_LOSS, 0)  # the move completed a line (only from a position that had a win)
+        cfg = self.config
+        sets = self.sets
+        cells = state.cells
+        p = int(state.to_move)
+        mover = 3 - p
+        cm = cfg.pad[move]
+        k = cfg.win_length
+        plain = self._plain
+        unpad = self._compact
+        threats = []
+        for d in cfg.directions:
+            hi = cm + d
+            while cells[hi] == mover:
+                hi += d
+            lo = cm - d
+            while cells[lo] == mover:
+                lo -= d
+            base = (hi - lo) // d  # the run through the move, plus the cell filled at one end
+            if cells[hi] == EMPTY:
+                e = hi + d
+                while cells[e] == mover:
+                    e += d
+                run = base + (e - hi) // d - 1
+                if run >= k and (plain or self._line_ok(run, cells[e], cells[lo], p)):
+                    threats.append(unpad[hi])
+            if cells[lo] == EMPTY:
+                e = lo - d
+                while cells[e] == mover:
+                    e -= d
+                run = base + (lo - e) // d - 1
+                if run >= k and (plain or self._line_ok(run, cells[e], cells[hi], p)):
+                    threats.append(unpad[lo])
+        _, parent_threats, near1, near, occ = parent.facts
+        wins = [w for w in parent_threats if w != move]
+        if wins and self._caro:
+            pad = cfg.pad
+            wins = [w for w in wins if cell_wins(cfg, cells, pad[w], p)]
+        facts = (wins, threats, near1 | sets.near1[move], near | sets.near2[move], occ | sets.bit[move])
+        return self._judge(facts, state.empty_count)
+
+    def _root(self, board: Board) -> Verdict:
+        sets = self.sets
+        cfg = self.config
+        wins = board.winning_cells(board.to_move)
+        threats = board.winning_cells(board.to_move.other)
+        near1 = near = occ = 0
+        cells = board.cells
+        for m in range(cfg.area):
+            v = cells[cfg.pad[m]]
+            if v != EMPTY:
+                occ |= sets.bit[m]
+                if v in (1, 2):
+                    near1 |= sets.near1[m]
+                    near |= sets.near2[m]
+        return self._judge((wins, threats, near1, near, occ), board.empty_count)
+
+    def _judge(self, facts: tuple, empty_count: int) -> Verdict:
+        wins, threats = facts[0], facts[1]
+        if wins:
+            return Verdict(_WIN, 1, sorted(wins), facts)
+        if empty_count == 0:
+            return Verdict(_DRAW, 0, None, facts)
+        if threats and not self._caro:
+            if len(threats) >= 2:
+                return Verdict(_LOSS, 2, sorted(threats), facts)
+            return Verdict(Outcome.UNKNOWN, 0, list(threats), facts)  # the only move not lost at once
+        return Verdict(Outcome.UNKNOWN, 0, None, facts)
+
+    def _line_ok(self, run: int, end_a: int, end_b: int, opp: int) -> bool:
+        """Does a run of ``run >= K`` stones, with the cells ``end_a``/``end_b`` just beyond
+        it, win under the exact or caro rule?"""
+        if self.config.rule is Rule.EXACT:
+            return run == self.config.win_length
+        return run > self.config.win_length or not (end_a == opp and end_b == opp)

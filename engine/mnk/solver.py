@@ -1,0 +1,374 @@
+"""The threat-space solver: victory by continuous fours (VCF) and by threats (VCT).
+
+Python for every rule and win length, and the same search in C (``_solver.h``, part of the
+optional extension) for freestyle with K >= 4: the same candidate order, node counting and
+transposition sets, so for a given node budget both return exactly the same line
+(``tests/test_threatcore.py``).  :func:`_solve` is the one entry point that picks between
+them; ``MNK_PURE_PYTHON=1`` keeps everything in Python.  Vocabulary: :mod:`engine.mnk.threats`.
+
+Public functions take a :class:`~engine.mnk.rules.Board` and use its cells in place,
+restoring them exactly (also when an exception escapes), so a board must not be shared
+with another thread while one of them runs.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import time
+from typing import Callable, Sequence
+
+from .patterns import LineState, geometry
+from .rules import EMPTY, Board, GameConfig, Rule
+
+#: Default budget of solver nodes for :func:`find_vcf`.
+DEFAULT_VCF_NODES = 20000
+#: Deepest attack considered (attacker moves), keeping recursion well inside Python's limit.
+MAX_VCF_DEPTH = 120
+
+try:  # the same solver in C (engine/mnk/_threatcore.c), built at install when a compiler is at hand
+    from . import _threatcore
+except ImportError:  # pragma: no cover - depends on the build
+    _threatcore = None
+
+#: Run freestyle solves (K >= 4) in the C solver when it was built.  It returns exactly what
+#: the Python solver returns for the same budget; ``MNK_PURE_PYTHON=1`` turns it off, to
+#: measure the difference or to rule it out.
+USE_NATIVE = _threatcore is not None and not os.environ.get("MNK_PURE_PYTHON")
+
+
+class _Abort(Exception):
+    """Raised inside the solver when its node budget or deadline is exhausted."""
+
+
+class _Budget:
+    """Node and time budget of one solver run."""
+
+    __slots__ = ("nodes", "max_nodes", "deadline", "failed", "failed_vct")
+
+    def __init__(self, max_nodes: int, deadline: float | None) -> None:
+        self.nodes = 0
+        self.max_nodes = max_nodes
+        self.deadline = deadline
+        self.failed: set[int] = set()  # position hashes without a VCF
+        self.failed_vct: set[tuple[int, int]] = set()  # (hash, threes allowed) without a VCT
+
+    def tick(self) -> None:
+        """Count one solver node; raise :class:`_Abort` once the budget is spent."""
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise _Abort
+        if self.deadline is not None and (self.nodes & 31) == 1 and time.monotonic() > self.deadline:
+            raise _Abort
+
+
+def _wins_against_every_reply(
+    st: LineState, a: int, d: int, m: int, replies: Sequence[int], search: Callable[[], list[int] | None]
+) -> list[int] | None:
+    """The AND step of a threat search: ``a`` plays ``m``; the line holds only if ``search``
+    (run after each of the defender ``d``'s ``replies``) still wins after every one of them.
+
+    Returns ``[m, first reply] + its continuation``, or ``None``; the board is restored.
+    """
+    st.place(m, a)
+    try:
+        line: list[int] | None = None
+        for r in replies:
+            st.place(r, d)
+            try:
+                sub = search()
+            finally:
+                st.take(r)
+            if sub is None:
+                return None
+            if line is None:
+                line = [m, r] + sub
+        return line
+    finally:
+        st.take(m)
+
+
+def _vcf(st: LineState, a: int, budget: _Budget, depth: int) -> list[int] | None:
+    """VCF for ``a`` (to move) from the current state: a padded move line, or ``None``.
+
+    The line alternates attacker moves and the defender's (first) forced reply
+    and ends with the move that wins or makes a double threat.
+    """
+    budget.tick()
+    d = 3 - a
+    wa = st.completing(a)
+    if wa:
+        return [wa[0]]
+    if depth >= MAX_VCF_DEPTH:
+        return None
+    key = st.hash
+    if key in budget.failed:
+        return None
+    wd = st.completing(d)
+    if wd and not st.killers(d, wd):
+        budget.failed.add(key)
+        return None  # the defender has an unstoppable completion; fours cannot outrun it
+    stoppers = set(st.killers(d, wd)) if wd else None
+    deeper: list[tuple[int, list[int]]] = []
+    # First pass: a four that also stops the defender and leaves an unstoppable threat wins at once.
+    for m, _, replies in st.four_options(a):
+        if stoppers is not None and m not in stoppers:
+            continue  # the defender would just complete its own line
+        if not replies:
+            return [m]
+        deeper.append((m, replies))
+    for m, replies in deeper:
+        line = _wins_against_every_reply(st, a, d, m, replies, lambda: _vcf(st, a, budget, depth + 1))
+        if line is not None:
+            return line
+    budget.failed.add(key)
+    return None
+
+
+def _vct(st: LineState, a: int, budget: _Budget, depth: int, threes_left: int) -> list[int] | None:
+    """Victory by continuous threats for ``a`` (to move), at most ``threes_left`` threes in a line.
+
+    A four forces its completing cell (or, under caro, the cells that spoil
+    it); a three (see :meth:`LineState.threes`) lets the defender choose among
+    every move after which the attacker has neither a completion nor a
+    double-threat move, plus every defender four (a counter-attack the
+    attacker must then stop with a threat of its own).  Any other defence
+    loses to the double threat, so a line found is a proof.
+    """
+    budget.tick()
+    d = 3 - a
+    wa = st.completing(a)
+    if wa:
+        return [wa[0]]
+    if depth >= MAX_VCF_DEPTH:
+        return None
+    line = _vcf(st, a, budget, depth)
+    if line is not None or threes_left <= 0:
+        return line
+    key = (st.hash, threes_left)
+    if key in budget.failed_vct:
+        return None
+    wd = st.completing(d)
+    if wd and not st.killers(d, wd):
+        budget.failed_vct.add(key)
+        return None
+    # Branches: (attacker move, defender replies, threes used); fours first, they cost nothing.
+    branches: list[tuple[int, list[int], int]] = []
+    stoppers = set(st.killers(d, wd)) if wd else None
+    for m, _, replies in st.four_options(a):
+        if stoppers is None or m in stoppers:
+            branches.append((m, replies, 0))
+    for m, dm in st.threes(a):
+        if stoppers is not None and m not in stoppers:
+            continue
+        replies = _threat_replies(st, a, m, dm)
+        if not replies:
+            return [m]
+        branches.append((m, replies, 1))
+    if stoppers:
+        # The defender answered a three with a four of its own: a quiet block keeps the
+        # attack going when the three still stands (the defender must then answer it, or
+        # counter again), which is how most real VCTs end.
+        tried = {m for m, _, _ in branches}
+        for m in sorted(stoppers - tried):
+            replies = _threat_replies(st, a, m, None)
+            if replies is None:
+                continue
+            if not replies:
+                return [m]
+            branches.append((m, replies, 0))
+    for m, replies, cost in branches:
+        found = _wins_against_every_reply(
+            st, a, d, m, replies, lambda: _vct(st, a, budget, depth + 1, threes_left - cost)
+        )
+        if found is not None:
+            return found
+    budget.failed_vct.add(key)
+    return None
+
+
+def _threat_replies(st: LineState, a: int, m: int, threats: list[int] | None) -> list[int] | None:
+    """The defender's real answers once ``a`` has played ``m`` (the board is restored).
+
+    ``threats`` are ``a``'s double-threat moves after ``m`` (``None``: find them;
+    then ``None`` is returned when there are none).  The answers are the moves
+    after which ``a`` has no completion and no double-threat move left, plus the
+    defender's fours; an empty list means none holds: ``m`` wins.
+    """
+    d = 3 - a
+    st.place(m, a)
+    try:
+        if threats is None:
+            threats = st.double_moves(a)
+            if not threats:
+                return None
+        return sorted(_double_defences(st, d, threats) | set(st.fours(d)))
+    finally:
+        st.take(m)
+
+
+def _side(player: int) -> int:
+    """``player`` as the int 1 or 2; ``ValueError`` for anything else."""
+    if isinstance(player, bool) or player not in (1, 2):
+        raise ValueError(f"player must be 1 or 2, got {player!r}")
+    return int(player)
+
+
+def _compact(board: Board, padded_cells: Sequence[int]) -> list[int]:
+    unpad = board.config.unpadded
+    return [unpad(c) for c in padded_cells]
+
+
+def fast_solver(config: GameConfig) -> bool:
+    """Do this configuration's solver runs go to the C solver (freestyle, K >= 4, built, on)?"""
+    return USE_NATIVE and config.rule is Rule.FREESTYLE and config.win_length >= 4
+
+
+@functools.lru_cache(maxsize=32)
+def _native_geometry(config: GameConfig):
+    """The C solver's copy of the window tables and Zobrist keys of ``config``."""
+    geom = geometry(config)
+    return _threatcore.Geometry(config.padded_size, config.win_length, geom.windows, geom.zobrist)
+
+
+def _solve(
+    st: LineState, a: int, max_nodes: int, deadline: float | None, threes: int = -1, deepen: bool = False
+) -> list[int] | None:
+    """One solver run for ``a`` (to move) on a fresh budget: the padded winning line, or ``None``.
+
+    ``threes < 0``: a VCF (:func:`_vcf`); otherwise a VCT (:func:`_vct`) with ``threes`` threes,
+    or, with ``deepen``, with 1, 2, ... ``threes`` of them on one budget (see :func:`find_vct`).
+    Raises :class:`_Abort` when the budget runs out.  Freestyle with K >= 4 runs in the C
+    solver when it is available (the same line for the same budget, 20-40 times faster);
+    ``st`` is left as it was either way.
+    """
+    if fast_solver(st.config):
+        left = None if deadline is None else deadline - time.monotonic()
+        nodes = min(max(int(max_nodes), 0), 2**62)
+        status, line = _threatcore.solve(_native_geometry(st.config), st.cells, a, nodes, left, threes, deepen)
+        if status < 0:
+            raise _Abort
+        return None if line is None else list(line)
+    budget = _Budget(max_nodes, deadline)
+    if threes < 0:
+        return _vcf(st, a, budget, 0)
+    if not deepen:
+        return _vct(st, a, budget, 0, threes)
+    for t in range(1, threes + 1) if threes > 0 else (0,):
+        line = _vct(st, a, budget, 0, t)
+        if line is not None:
+            return line
+    return None
+
+
+def _run_vcf(st: LineState, player: int, deadline: float | None, max_nodes: int) -> list[int] | None:
+    try:
+        return _solve(st, player, max_nodes, deadline)
+    except _Abort:
+        return None
+
+
+def find_vcf(
+    board: Board, player: int, deadline: float | None = None, max_nodes: int = DEFAULT_VCF_NODES
+) -> list[int] | None:
+    """Victory by continuous fours for ``player``, who is assumed to move next.
+
+    Returns the line as compact moves: attacker move, the defender's forced
+    reply, attacker move, ..., ending with the attacker move that completes a
+    line or makes a double threat.  The first element is the move to play.
+    Returns ``None`` when there is no VCF, when the budget (``max_nodes``
+    solver nodes, or the monotonic ``deadline``) ran out first, or when the
+    game is over.  Defender replies that make their own fours are handled: the
+    attacker must then stop that threat with a four, or the line is refused.
+    """
+    p = _side(player)
+    if board.winner is not None or board.is_full:
+        return None
+    st = LineState(board.config, board.cells)
+    line = _run_vcf(st, p, deadline, max_nodes)
+    return None if line is None else _compact(board, line)
+
+
+def find_vct(
+    board: Board,
+    player: int,
+    deadline: float | None = None,
+    max_nodes: int = DEFAULT_VCF_NODES,
+    max_threes: int = 2,
+) -> list[int] | None:
+    """Victory by continuous threats (fours and threes) for ``player``, who moves next.
+
+    Like :func:`find_vcf` (same line format, ``None`` for no win found or
+    budget exhausted) but the attacker may also play up to ``max_threes``
+    threes along a line; each three lets the defender pick any real defence,
+    all of which are refuted.  Much more expensive than a VCF: give a deadline.
+
+    The search deepens one three at a time (1, 2, ... ``max_threes``, one
+    budget for all): a depth-first search allowed many threes at once can
+    spend its whole budget in one hopeless branch while a line with fewer
+    threes elsewhere goes unseen (measured on positions from games against
+    pela: a two-three win found in 0.3 s by deepening was missed in 3 s when
+    three threes were allowed from the start).
+    """
+    return probe_vct(board, player, deadline, max_nodes, max_threes)[0]
+
+
+def probe_vct(
+    board: Board,
+    player: int,
+    deadline: float | None = None,
+    max_nodes: int = DEFAULT_VCF_NODES,
+    max_threes: int = 2,
+) -> tuple[list[int] | None, bool]:
+    """:func:`find_vct`, plus whether the search finished within its budget.
+
+    ``(line, True)``: a win found; ``(None, True)``: none exists within
+    ``max_threes`` threes (every line of fours and threes was refuted);
+    ``(None, False)``: the budget ran out first, so nothing is known.
+    ``player`` need not be the side to move: asked for the opponent, it is a
+    null-move probe (what the opponent threatens if given the next move).
+    """
+    p = _side(player)
+    if board.winner is not None or board.is_full:
+        return None, True
+    st = LineState(board.config, board.cells)
+    try:
+        line = _solve(st, p, max_nodes, deadline, threes=max(0, max_threes), deepen=True)
+    except _Abort:
+        return None, False
+    return (None if line is None else _compact(board, line)), True
+
+
+def _double_defences(st: LineState, s: int, threats: list[int]) -> set[int]:
+    """Moves of ``s`` after which the opponent has no double-threat move left."""
+    o = 3 - s
+    caro = st.config.rule is Rule.CARO
+    cells = st.cells
+    windows, wdir = st.geom.windows, st.geom.window_dir
+    mine, theirs = st.cnt[o], st.cnt[s]
+    cand: set[int] | None = None
+    for t in threats:
+        # After t the new completing cells lie in windows through t holding K-2 of o's stones;
+        # only t or those windows' empty cells can be occupied to spoil it, and under caro
+        # also the cells just beyond such a window (a longer run wins whatever its ends).
+        spoil = {t}
+        for w in st.geom.cell_windows[t]:
+            if theirs[w] == 0 and mine[w] == st.k - 2:
+                spoil.update(st._empty_of(w))
+                if caro:
+                    win, step = windows[w], wdir[w]
+                    for c in (win[0] - step, win[-1] + step):
+                        if cells[c] == EMPTY:
+                            spoil.add(c)
+        cand = spoil if cand is None else cand & spoil
+        if not cand:
+            return set()
+    out = set()
+    for m in sorted(cand or ()):
+        st.place(m, s)
+        try:
+            if not st.completing(o) and not st.double_moves(o):
+                out.add(m)
+        finally:
+            st.take(m)
+    return out

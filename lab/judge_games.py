@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Replay referee games through a strong brain and show where each one was decided.
+
+    python -m lab.judge_games --engine /path/to/pbrain-rapfi --nodes 30000 \\
+        matches/x/results.jsonl [--player engine2]
+
+Every position of every game, from the end of the opening to the last move,
+is sent to the judging brain (``BOARD ... DONE`` with ``INFO max_node``, as
+in lab/label_positions.py) and its last ``Eval <v>`` MESSAGE is read from
+the point of view of ``--player``.  One line per game: the player's colour
+and result, the judge's verdict on the opening, the plies at which the player
+held a forced win by the judge (``+M`` with the player to move), and the
+player's worst move (the largest fall of the judge's score across it).  Then
+a summary: how often the openings favoured each side, and how the games in
+which the player held a forced win ended.  The brain is not part of this
+project (docs/TUNING.md says how to build Rapfi).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from dataclasses import dataclass, field
+
+from lab.label_positions import Brain
+
+#: Score standing for a forced win (a mate), in the judge's units.
+MATE = 20000
+#: Scores beyond this (either way) count as an opening favouring one side.
+CLEAR_EDGE = 100
+
+
+def score(text: str | None) -> int | None:
+    """The judge's ``Eval`` text as a number for the side to move (mates are +-MATE)."""
+    if text is None:
+        return None
+    t = text.strip()
+    if re.fullmatch(r"[+-]?M\d+", t):
+        return -MATE if t.startswith("-") else MATE
+    try:
+        return int(float(t))
+    except ValueError:
+        return None
+
+
+@dataclass
+class Verdict:
+    """What the judge made of one game, for the player."""
+
+    game: int
+    colour: str  # "X" (moved first) or "O"
+    result: str  # "won", "drew", "lost"
+    opening: int | None  # the judge's score after the opening
+    forced_wins: list[int] = field(default_factory=list)  # plies where the player to move held one
+    worst: tuple[int, int] | None = None  # (ply, fall of the score) of the player's worst move
+
+    def line(self) -> str:
+        """One human-readable line."""
+        held = f"forced win held at plies {', '.join(map(str, self.forced_wins))}" if self.forced_wins else "no forced win"
+        worst = f"worst move ply {self.worst[0]} (-{self.worst[1]})" if self.worst else "worst move n/a"
+        opening = "?" if self.opening is None else f"{self.opening:+d}"
+        return f"game {self.game:3d}  {self.colour}  {self.result:4s}  opening {opening:>6s}  {held}  {worst}"
+
+
+def judge_game(record: dict, player: str, ask) -> Verdict:
+    """The :class:`Verdict` of one referee record; ``ask(moves)`` returns the judge's Eval text."""
+    moves = record["moves"]
+    first = record.get("first", 1) == 1
+    mine = 0 if first == (player == "engine1") else 1  # parity of the plies the player moves at
+    winner = record.get("winner")
+    result = "won" if winner == player else "drew" if winner in (None, "draw") else "lost"
+    start = int(record.get("opening", 0))
+    scores: dict[int, int] = {}
+    for ply in range(start, len(moves)):
+        s = score(ask(moves[:ply]))
+        if s is not None:
+            scores[ply] = s if ply % 2 == mine else -s  # the player's point of view
+    verdict = Verdict(int(record.get("game", 0)), "X" if mine == 0 else "O", result, scores.get(start))
+    for ply in sorted(scores):
+        if ply % 2 != mine:
+            continue
+        if scores[ply] >= MATE:
+            verdict.forced_wins.append(ply)
+        if ply + 1 in scores:
+            fall = scores[ply] - scores[ply + 1]
+            if fall > 0 and (verdict.worst is None or fall > verdict.worst[1]):
+                verdict.worst = (ply, fall)
+    return verdict
+
+
+def summary(verdicts: list[Verdict]) -> str:
+    """Totals over the games (see the module doc)."""
+    n = len(verdicts)
+    count = lambda cond: sum(1 for v in verdicts if cond(v))  # noqa: E731
+    held = [v for v in verdicts if v.forced_wins]
+    lines = [
+        f"{n} games: won {count(lambda v: v.result == 'won')}, drew {count(lambda v: v.result == 'drew')}, "
+        f"lost {count(lambda v: v.result == 'lost')}",
+        f"openings: favoured the player in {count(lambda v: v.opening is not None and v.opening > CLEAR_EDGE)}, "
+        f"the opponent in {count(lambda v: v.opening is not None and v.opening < -CLEAR_EDGE)} "
+        f"(judge's score beyond +-{CLEAR_EDGE})",
+        f"held a forced win in {len(held)} games: won {sum(v.result == 'won' for v in held)}, "
+        f"drew {sum(v.result == 'drew' for v in held)}, lost {sum(v.result == 'lost' for v in held)}",
+    ]
+    return "\n".join(lines)
+
+
+def read_records(paths):
+    """The game records of referee ``results.jsonl`` files, in order (blank lines skipped)."""
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for text in f:
+                if text.strip():
+                    yield json.loads(text)
+
+
+class Judge:
+    """The judging brain, one process per board size: ``judge(moves, (width, height))`` is its Eval text."""
+
+    def __init__(self, command: str, nodes: int) -> None:
+        self.command = command.split()
+        self.nodes = nodes
+        self.brains: dict[tuple[int, int], Brain] = {}
+
+    def __call__(self, moves, size: tuple[int, int]) -> str | None:
+        if size not in self.brains:
+            self.brains[size] = Brain(self.command, self.nodes, *size)
+        return self.brains[size].label(moves)[1]
+
+    def close(self) -> None:
+        for brain in self.brains.values():
+            brain.close()
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("records", nargs="+", help="referee results.jsonl files")
+    ap.add_argument("--engine", required=True, help="judging brain command (split on spaces)")
+    ap.add_argument("--nodes", type=int, default=30_000, help="INFO max_node for every position")
+    ap.add_argument("--player", choices=("engine1", "engine2"), default="engine1")
+    args = ap.parse_args(argv)
+    judge = Judge(args.engine, args.nodes)
+    verdicts = []
+    try:
+        for rec in read_records(args.records):
+            size = (rec["width"], rec["height"])
+            verdict = judge_game(rec, args.player, lambda moves: judge(moves, size))
+            verdicts.append(verdict)
+            print(verdict.line(), flush=True)
+    finally:
+        judge.close()
+    print(summary(verdicts))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
