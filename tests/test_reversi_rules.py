@@ -11,7 +11,7 @@ from engine.reversi.bitboard import geometry, squares
 from engine.reversi.perft import PERFT_8X8, perft_python
 from engine.reversi.rules import (BLACK, PASS, WHITE, ReversiState, parse_board, square_to_text,
                                   start_bitboards, text_to_square)
-from engine.search.game import GameError, GameState
+from engine.game import GameError, GameState
 
 from reversi_reference import cells, flips as ref_flips, moves as ref_moves, to_bb
 

@@ -1,5 +1,5 @@
 """Reversi through the generic search: the evaluator (engine/reversi/evaluate.py), the
-oracle, the searcher (engine/reversi/searcher.py), the bench and the command line."""
+oracle, the engine (engine/reversi/engine.py, options.py), the bench and the command line."""
 
 from __future__ import annotations
 
@@ -16,10 +16,11 @@ from engine.reversi import kernel
 from engine.reversi.__main__ import main
 from engine.reversi.bench import fixed_positions, perft_row, search_rows, solver_rows
 from engine.reversi.evaluate import ReversiEvaluator, ReversiOracle, square_classes
-from engine.reversi.rules import PASS, ReversiState
-from engine.reversi.searcher import ReversiOptions, ReversiSearcher
+from engine.reversi.rules import PASS, ReversiConfig, ReversiState
+from engine.reversi.engine import ReversiEngine
+from engine.reversi.options import ReversiOptions
 from engine.reversi.solver import solve
-from engine.search.game import GameError, Outcome, Verdict
+from engine.game import GameError, Outcome, Verdict
 from engine.search.limits import Limits
 
 from reversi_reference import minimax
@@ -139,7 +140,7 @@ def test_oracle_root_solves_exact_margins():
 
 # ------------------------------------------------------------------------ searcher
 def test_searcher_answers_solved_endgames_at_once():
-    searcher = ReversiSearcher(8, ReversiOptions(root_empties=14), seed=1)
+    searcher = ReversiEngine(8, ReversiOptions(root_empties=14), seed=1)
     for name, state, answers, margin in endgames():
         if not solvable(state):
             continue
@@ -154,14 +155,14 @@ def test_searcher_plays_a_legal_move_reproducibly():
     for m in ("f5", "d6", "c3"):
         state.apply(sq(m))
     options = ReversiOptions(playouts_per_leaf=4)
-    results = [ReversiSearcher(8, options, seed=7).search(state, Limits(nodes=300)) for _ in range(2)]
+    results = [ReversiEngine(8, options, seed=7).search(state, Limits(nodes=300)) for _ in range(2)]
     assert results[0].move in state.legal_moves()
     assert results[0].move == results[1].move and results[0].playouts == results[1].playouts == 300 * 4
     assert state.history == (sq("f5"), sq("d6"), sq("c3"))  # untouched
 
 
 def test_searcher_reuses_its_tree_along_a_game():
-    searcher = ReversiSearcher(8, ReversiOptions(playouts_per_leaf=4), seed=3)
+    searcher = ReversiEngine(8, ReversiOptions(playouts_per_leaf=4), seed=3)
     state = ReversiState()
     searcher.search(state, Limits(nodes=200))
     state.apply(state.legal_moves()[0])
@@ -173,23 +174,23 @@ def test_searcher_reuses_its_tree_along_a_game():
 
 def test_searcher_passes_when_it_must():
     state = ReversiState.from_text("OX------" + "-" * 56 + " X")
-    assert ReversiSearcher(8, seed=1).search(state, Limits(nodes=50)).move == PASS
-    no_solver = ReversiSearcher(8, ReversiOptions(solver=False), seed=1)
+    assert ReversiEngine(8, seed=1).search(state, Limits(nodes=50)).move == PASS
+    no_solver = ReversiEngine(8, ReversiOptions(solver=False), seed=1)
     assert no_solver.search(state, Limits(nodes=50)).move == PASS
 
 
 def test_searcher_rejects_finished_games_and_other_sizes():
     with pytest.raises(GameError):
-        ReversiSearcher(8, seed=1).search(ReversiState.from_text("XX" + "-" * 61 + "O" + " O"), Limits(nodes=10))
+        ReversiEngine(8, seed=1).search(ReversiState.from_text("XX" + "-" * 61 + "O" + " O"), Limits(nodes=10))
     with pytest.raises(GameError):
-        ReversiSearcher(8, seed=1).search(ReversiState(6), Limits(nodes=10))
+        ReversiEngine(8, seed=1).search(ReversiState(6), Limits(nodes=10))
 
 
 @pytest.mark.slow
 def test_tree_proofs_without_the_oracle_are_exact_on_4x4():
     """MCTS-Solver alone (terminal positions only) proves the 4x4 game lost for black,
     and every node it proved has its brute-force value."""
-    searcher = ReversiSearcher(4, ReversiOptions(solver=False, playouts_per_leaf=4), seed=1)
+    searcher = ReversiEngine(4, ReversiOptions(solver=False, playouts_per_leaf=4), seed=1)
     start = ReversiState(4)
     result = searcher.search(start, Limits(nodes=20_000))
     assert result.proven == "loss"
@@ -219,7 +220,7 @@ def test_search_with_the_oracle_proves_a_6x6_endgame():
         if not s.is_terminal():
             break
     options = ReversiOptions(tree_empties=10, root_empties=0, playouts_per_leaf=4)
-    searcher = ReversiSearcher(6, options, seed=2)
+    searcher = ReversiEngine(6, options, seed=2)
     result = searcher.search(s, Limits(nodes=20_000))
     assert result.proven is not None
     v = solve(s).value
@@ -271,3 +272,34 @@ def test_cli_bench_json():
     assert all("playouts_per_s" in r for r in rows if r["bench"].startswith("playouts") or r["bench"] == "search")
     if kernel.available():
         assert any(r["bench"] == "playouts_plain_c" for r in rows)
+
+
+# ------------------------------------------------------------------------ options and the facade
+def test_options_by_key():
+    opts = ReversiOptions.preset("uct").with_values({"playouts_per_leaf": "8", "order": "off", "exploration": "1.2",
+                                                     "tree-empties": "none"})
+    assert (opts.playouts_per_leaf, opts.order, opts.exploration, opts.tree_empties) == (8, False, 1.2, None)
+    for bad in ({"nope": 1}, {"order": "maybe"}, {"playouts_per_leaf": "x"}, {"playouts_per_leaf": "0"},
+                {"exploration": "-1"}, {"tree_nodes": "-5"}):
+        with pytest.raises(ValueError):
+            ReversiOptions().with_values(bad)
+    with pytest.raises(ValueError):
+        ReversiOptions.preset("guided")
+
+
+def test_the_facade_opens_the_reversi_engine():
+    from engine.api import best_move, open_engine, option_keys, options_for
+
+    config = ReversiConfig(6)
+    assert config.label == "reversi 6x6" and config.new_state().config == config
+    keys = {k for k, _, _ in option_keys(config)}
+    assert {"playouts_per_leaf", "tree_empties", "exploration"} <= keys
+    engine = open_engine(config, options_for(config, "uct", {"playouts_per_leaf": "4"}), seed=1)
+    assert isinstance(engine, ReversiEngine) and engine.evaluator.weight == 4
+    state = config.new_state()
+    assert engine.search(state, Limits(nodes=50)).move in state.legal_moves()
+    engine.new_game()
+    engine.close()
+    assert best_move(ReversiState(), Limits(nodes=30), seed=2).move in ReversiState().legal_moves()
+    with pytest.raises(GameError):
+        ReversiConfig(7)

@@ -12,7 +12,7 @@ import pytest
 from engine.reversi import kernel
 from engine.reversi.rules import PASS, ReversiState
 from engine.reversi.solver import Solution, move_values, solve, solve_python
-from engine.search.game import GameError, Outcome
+from engine.game import GameError, Outcome
 
 from reversi_reference import minimax
 

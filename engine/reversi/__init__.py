@@ -12,7 +12,8 @@ Modules (import the one you need; this package itself imports nothing heavy):
 - :mod:`engine.reversi.solver` -- exact endgame solving (margin or win/draw/loss);
 - :mod:`engine.reversi.perft` -- leaf counts of the move tree;
 - :mod:`engine.reversi.evaluate` -- the search's Evaluator and Oracle for Reversi;
-- :mod:`engine.reversi.searcher` -- the generic MCTS wired with them, tree kept between moves;
+- :mod:`engine.reversi.options` -- the engine's options, settable by key;
+- :mod:`engine.reversi.engine` -- the generic MCTS wired with them, tree kept between moves;
 - :mod:`engine.reversi.bench` -- the speed figures of ``python -m engine.reversi bench``;
 - ``python -m engine.reversi perft N | bench [--json] | solve BOARD`` -- the command line.
 

@@ -12,7 +12,7 @@ import json
 import sys
 import time
 
-from ..search.game import GameError
+from ..game import GameError
 from . import kernel
 from .perft import perft
 from .rules import BLACK, ReversiState, start_bitboards

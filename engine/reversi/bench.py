@@ -117,12 +117,13 @@ def search_rows(nodes: int = 5000, seed: int = 1) -> Iterator[dict]:
     """The searcher under a node limit and a fixed seed: from the start (playouts only)
     and from a position with 22 empties (the endgame oracle at work)."""
     from ..search.limits import Limits  # the search (and numpy) only for these rows
-    from .searcher import ReversiOptions, ReversiSearcher
+    from .engine import ReversiEngine
+    from .options import ReversiOptions
 
     cases = [("start", ReversiState()), ("22 empties", fixed_positions(22, 1)[0])]
     for name, state in cases:
         # 16 playouts a leaf whatever the kernel, so both give the same signature
-        searcher = ReversiSearcher(8, ReversiOptions(playouts_per_leaf=16), seed=seed)
+        searcher = ReversiEngine(8, ReversiOptions(playouts_per_leaf=16), seed=seed)
         t = time.perf_counter()
         result = searcher.search(state, Limits(nodes=nodes))
         spent = time.perf_counter() - t

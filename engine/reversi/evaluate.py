@@ -15,7 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..search.game import Expansion, Outcome, Verdict
+from ..game import Expansion, Outcome, Verdict
 from . import kernel, playout
 from .rules import BLACK, ReversiState
 from .solver import solve

@@ -14,9 +14,10 @@ bottom-right on 8x8, up to ``p16``), a pass is ``pass`` (``PA`` accepted).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
-from ..search.game import GameError
+from ..game import GameError
 from .bitboard import MAX_SIZE, MIN_SIZE, final_differential, geometry, squares
 
 BLACK = 1
@@ -30,6 +31,26 @@ _EMPTY_CHARS = frozenset("-._")
 _SIDE = {"x": BLACK, "*": BLACK, "b": BLACK, "black": BLACK,
          "o": WHITE, "w": WHITE, "white": WHITE}
 _PASS_TEXTS = frozenset(("pass", "pa", "ps", "--"))
+
+
+@dataclass(frozen=True)
+class ReversiConfig:
+    """A Reversi game: the board side (even, 4..16).  :func:`engine.api.open_engine`
+    opens the Reversi engine for one."""
+
+    size: int = 8
+
+    def __post_init__(self) -> None:
+        check_size(self.size)
+
+    @property
+    def label(self) -> str:
+        """``reversi 8x8``."""
+        return f"reversi {self.size}x{self.size}"
+
+    def new_state(self) -> "ReversiState":
+        """The start position."""
+        return ReversiState(self.size)
 
 
 def check_size(n: object) -> int:
@@ -132,7 +153,7 @@ def _parse_side(value: int | str) -> int:
 
 class ReversiState:
     """A Reversi position with its history, mutable in place (the GameState protocol of
-    :mod:`engine.search.game`).
+    :mod:`engine.game`).
 
     The board is two bitboards (``black``, ``white``); :meth:`apply` pushes the previous
     ``(black, white, to_move)`` on a stack and :meth:`undo` pops it, so both are cheap.
@@ -181,6 +202,11 @@ class ReversiState:
         return cls.from_bitboards(black, white, side, n)
 
     # ------------------------------------------------------------------ GameState
+    @property
+    def config(self) -> ReversiConfig:
+        """The game (board size) this position belongs to."""
+        return ReversiConfig(self.n)
+
     @property
     def to_move(self) -> int:
         """The player to move, 1 (black) or 2 (white)."""

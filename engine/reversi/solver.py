@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..search.game import GameError, Outcome
+from ..game import GameError, Outcome
 from . import kernel
 from .bitboard import final_differential, geometry
 from .rules import ReversiState

@@ -1,61 +1,28 @@
-"""The Reversi searcher: the generic MCTS with the Reversi evaluator and oracle, its tree
-kept from move to move.
+"""The Reversi engine: the generic MCTS with the Reversi evaluator and oracle, its tree
+kept from move to move, behind the searcher contract of :mod:`engine.search.searcher`.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
-from ..search.game import GameError, Outcome, Verdict
+from ..game import GameError, Outcome, Verdict
 from ..search.limits import Limits, SearchInfo, SearchResult
-from ..search.mcts import MCTS, TreeSettings
+from ..search.mcts import MCTS
 from . import kernel
 from .evaluate import ReversiEvaluator, ReversiOracle
-from .rules import ReversiState
+from .options import ReversiOptions
+from .rules import ReversiConfig, ReversiState
 
 
-@dataclass(frozen=True)
-class ReversiOptions:
-    """How the Reversi searcher plays (defaults measured with ``python -m engine.reversi
-    bench`` and self-play; see NOTES).
-
-    - ``playouts_per_leaf``: random games per leaf (the evaluator's weight; ``None``: 16
-      with the C kernel, 4 with the Python one, some 500 times slower);
-    - ``order``: corners-first move order with priors (else square order);
-    - ``solver``: use the endgame oracle; ``tree_empties`` / ``root_empties``: from how
-      many empty squares it solves inside the tree / at the root, ``tree_nodes`` /
-      ``root_nodes`` its node budgets (``None``: :class:`ReversiOracle`'s defaults);
-    - the rest is the tree's :class:`~engine.search.mcts.TreeSettings`.
-    """
-
-    playouts_per_leaf: int | None = None
-    order: bool = True
-    solver: bool = True
-    tree_empties: int | None = None  # None: the oracle's default for the kernel in use
-    root_empties: int | None = None
-    tree_nodes: int | None = None
-    root_nodes: int | None = None
-    exploration: float = 0.8
-    prior_bias: float = 0.0
-    widening: float = 0.0
-    leaves_per_batch: int = 16
-    max_tree_nodes: int = 300_000
-    reuse_tree: bool = True
-
-    def tree_settings(self) -> TreeSettings:
-        return TreeSettings(exploration=self.exploration, widening=self.widening, prior_bias=self.prior_bias,
-                            leaves_per_batch=self.leaves_per_batch, max_tree_nodes=self.max_tree_nodes,
-                            reuse_tree=self.reuse_tree)
-
-
-class ReversiSearcher:
-    """Searches Reversi positions of one board size, one at a time, reusing its tree when
-    the next position continues the last one's history.
+class ReversiEngine:
+    """Plays Reversi on one board size, one game at a time, reusing its tree when the
+    next position continues the last one's history.  ``game``: a
+    :class:`~engine.reversi.rules.ReversiConfig` or the board side.
 
     From ``root_empties`` empty squares it first solves the position exactly (within
     half the remaining time under a deadline) and, when that succeeds, answers with the
@@ -66,8 +33,12 @@ class ReversiSearcher:
     a node or playout limit reproduce a search exactly.
     """
 
-    def __init__(self, n: int = 8, options: ReversiOptions = ReversiOptions(),
+    def __init__(self, game: ReversiConfig | int = 8, options: ReversiOptions | None = None,
                  seed: int | np.random.Generator | None = None) -> None:
+        config = game if isinstance(game, ReversiConfig) else ReversiConfig(game)
+        options = options if options is not None else ReversiOptions()
+        n = config.size
+        self.config = config
         self.n = n
         self.options = options
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
@@ -84,13 +55,17 @@ class ReversiSearcher:
         """Forget the tree."""
         self.tree.reset()
 
+    def close(self) -> None:
+        """Nothing to release (no threads or processes); the tree goes with the engine."""
+        self.tree.reset()
+
     def search(self, state: ReversiState, limits: Limits, stop: threading.Event | None = None,
                on_info: Callable[[SearchInfo], None] | None = None,
                started: float | None = None) -> SearchResult:
         """The move to play at ``state`` (not modified); :class:`GameError` when the game
         is over or the board is of another size."""
         if state.n != self.n:
-            raise GameError(f"this searcher plays {self.n}x{self.n}, the position is {state.n}x{state.n}")
+            raise GameError(f"this engine plays {self.n}x{self.n}, the position is {state.n}x{state.n}")
         t0 = time.monotonic() if started is None else started
         self.last_margin = None
         if self.oracle is not None and not state.is_terminal():
