@@ -13,7 +13,7 @@ from engine.reversi.rules import (BLACK, PASS, WHITE, ReversiState, parse_board,
                                   start_bitboards, text_to_square)
 from engine.game import GameError, GameState
 
-from reversi_reference import cells, flips as ref_flips, moves as ref_moves, to_bb
+from reversi_reference import cells, moves as ref_moves, to_bb
 
 
 def sq(text: str, n: int = 8) -> int:
