@@ -138,18 +138,24 @@ def _parser() -> argparse.ArgumentParser:
         description="Protocol conformance checks for a Gomocup engine: one line per check, "
                     "exit status 0 only when none failed.")
     p.add_argument("engine", help="engine command line as one string (split like a shell, run without one)")
-    p.add_argument("--size", type=board_size, default=(15, 15), help="board size N or WxH (default 15)")
+    p.add_argument("--size", type=board_size, default=(15, 15), metavar="N|WxH", help="board size (default 15)")
     p.add_argument("--win-length", type=positive_int, default=5, metavar="K",
-                   help="win length for the tactics checks (default 5; other values need INFO win_length)")
-    p.add_argument("--turn-ms", type=positive_int, default=500, help="INFO timeout_turn sent (default 500)")
-    p.add_argument("--tolerance-ms", type=int, default=1000,
-                   help="grace over timeout_turn before a move is late (default 1000, like Piskvork)")
-    p.add_argument("--start-ms", type=positive_int, default=5000, help="wait for START/ABOUT answers (default 5000)")
-    p.add_argument("--quiet-ms", type=positive_int, default=300,
-                   help="how long 'no reply' is watched for after INFO lines (default 300)")
-    p.add_argument("--exit-ms", type=positive_int, default=1000, help="END/EOF must exit within this (default 1000)")
-    p.add_argument("--send-delay-ms", type=float, default=0,
-                   help="min delay between the engine's output and our next command (Rapfi: ~30)")
+                   help="stones in a row to win in the tactics checks (default 5; other values are "
+                        "told as 'INFO win_length K', this project's extension, and the checks are "
+                        "skipped for an engine that ignores it)")
+    p.add_argument("--turn-ms", type=positive_int, default=500, metavar="MS",
+                   help="time per move the engine is given (INFO timeout_turn; default 500)")
+    p.add_argument("--tolerance-ms", type=int, default=1000, metavar="MS",
+                   help="extra time before a move counts as late (default 1000, like Piskvork)")
+    p.add_argument("--start-ms", type=positive_int, default=5000, metavar="MS",
+                   help="how long to wait for the answers to START and ABOUT (default 5000)")
+    p.add_argument("--quiet-ms", type=positive_int, default=300, metavar="MS",
+                   help="how long the engine is watched for a (wrong) reply to INFO lines (default 300)")
+    p.add_argument("--exit-ms", type=positive_int, default=1000, metavar="MS",
+                   help="the engine must exit within MS of END or of the end of its input (default 1000)")
+    p.add_argument("--send-delay-ms", type=float, default=0, metavar="MS",
+                   help="wait at least MS after the engine's last output before the next command "
+                        "(default 0; Rapfi needs about 30)")
     p.add_argument("--only", action="append", default=[], metavar="NAME",
                    help="run only checks whose name starts with NAME (repeatable)")
     p.add_argument("--list", action="store_true", help="list the checks and what each expects, then exit")

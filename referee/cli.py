@@ -5,27 +5,33 @@
     referee script ...     (scripted protocol session, referee.script)
 
 Each ENGINE is one command line as a single string (split like a shell would,
-but run without a shell), or ``human``.  A missing ENGINE is this project's
-own brain, ``python -m protocol.gomocup``.  Exit status: 0 when the match ran, 2 for a
-usage error, 130 when interrupted (Ctrl-C / SIGTERM; finished games are kept
-and ``--resume`` continues).
+but run without a shell), or ``human`` (``human:NAME``).  A missing ENGINE is
+this project's brain, ``pbrain-mcts`` (run as ``python -m protocol.gomocup`` with the
+interpreter running the referee, so it is the same install).  Before the first
+game every engine is started once; one that cannot start ends the match with
+one message.  Exit status: 0 when the match ran (a human's ``quit`` included),
+2 for a usage error or an engine that cannot start, 130 when interrupted
+(Ctrl-C / SIGTERM; with ``--out`` finished games are kept and ``--resume``
+continues).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import random
 import signal
 import sys
+import textwrap
 from pathlib import Path
 from typing import Sequence
 
 from engine.mnk.rules import GameConfig, Rule
 from referee import display
 from referee.argtypes import board_size, nonneg_int, plies_range, positive_int
-from referee.match import MatchError, MatchSettings, run_match
-from referee.openings import load_openings, random_opening
+from referee.match import MatchError, MatchOutcome, MatchSettings, run_match
+from referee.openings import default_random_plies, load_openings, random_opening
 from referee.seats import EngineSpec, TimeControl
 from referee.stats import Sprt
 
@@ -35,53 +41,123 @@ SUBCOMMANDS = {"check": "referee.check", "script": "referee.script"}
 
 
 def default_engine(send_delay_ms: float = 0) -> EngineSpec:
-    """This project's own brain, run with the current interpreter."""
+    """This project's brain, ``pbrain-mcts``, run with the current interpreter (the same install)."""
     return EngineSpec((sys.executable, "-m", "protocol.gomocup"), "pbrain-mcts", send_delay_ms)
 
 
+EPILOG = """\
+examples:
+  referee                                 pbrain-mcts against itself, 2 games
+  referee ./pbrain-mine --games 100 --concurrency 2 --out runs/a
+                                          your engine against pbrain-mcts, recorded
+  referee human --size 9 --win-length 4   you against pbrain-mcts, 9x9, four in a row
+  referee ./pbrain-a ./pbrain-b --games 1000 --sprt 0 10 --display none
 
+a human types a move as column and row numbers, "7,7" or "7 7"; 'help', 'undo'
+(take back your move and the reply), 'resign' (this game), 'quit' or Ctrl-D
+(resign and end the match).
+
+exit status: 0 match played, 2 usage error or an engine that cannot start,
+130 interrupted (with --out, finished games are kept: --resume continues).
+"""
+
+
+def _wrap(text: str, width: int = 79) -> str:
+    # The raw formatter (which keeps the epilog's layout) does not wrap: wrap here.
+    return textwrap.fill(text, width=width)
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose complaint about unknown options says where engine options go."""
+
+    def error(self, message: str):  # type: ignore[override]
+        if message.startswith("unrecognized arguments"):
+            message += ("\n(an engine's own options go inside its quoted command line, "
+                        "e.g. \"./pbrain-x --fast\")")
+        super().error(message)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    """The ``referee`` option parser (the subcommands have their own)."""
+    p = _Parser(
         prog="referee",
-        description="Play games between two Gomocup engines (or 'human'), adjudicated by the referee "
-                    "with its own board and clock. Subcommands: 'referee check ...', 'referee script ...'.",
+        description=_wrap(
+            "Play a match between two Gomocup engines, or an engine and you, on any board size "
+            "and win length. The referee keeps its own board and clock, gives every game a "
+            "verdict, and ends with wins/draws/losses, Elo, LOS and (optionally) an SPRT. Also: "
+            "'referee check ENGINE' (protocol conformance checks) and 'referee script FILE "
+            "ENGINE' (replay a scripted session)."),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("engines", nargs="*", metavar="ENGINE",
-                   help="engine command line (one quoted string) or 'human'; default: python -m protocol.gomocup")
+                   help="an engine's command line as one quoted string (e.g. \"./pbrain-x --fast\"), "
+                        "or 'human' (or human:NAME) to play yourself; a missing ENGINE is this "
+                        "project's brain, pbrain-mcts")
     g = p.add_argument_group("game")
-    g.add_argument("--size", type=board_size, default=(15, 15), help="board size N or WxH (default 15)")
+    g.add_argument("--size", type=board_size, default=(15, 15), metavar="N|WxH",
+                   help="board size (default 15)")
     g.add_argument("--win-length", type=positive_int, default=5, metavar="K",
                    help="stones in a row to win (default 5)")
-    g.add_argument("--rule", default="freestyle", help="freestyle | exact | caro (or a Gomocup bitmask)")
-    g.add_argument("--games", type=positive_int, default=2, help="number of games (default 2)")
+    g.add_argument("--rule", default="freestyle",
+                   help="freestyle (K or more in a row wins; the default), exact (exactly K: longer "
+                        "lines do not win), caro (K or more, but not exactly K blocked at both ends), "
+                        "or a Gomocup rule bitmask (0, 1, 8)")
+    g.add_argument("--games", type=positive_int, default=2, metavar="N",
+                   help="number of games (default 2; an even number plays every opening with both colours)")
     g.add_argument("--first", type=int, choices=(1, 2), default=1,
-                   help="which engine moves first in game 1; colours alternate (default 1)")
+                   help="which ENGINE plays X, the first move, in game 1; colours alternate (default 1)")
     t = p.add_argument_group("time")
-    t.add_argument("--turn-ms", type=nonneg_int, default=1000, help="time per move in ms (default 1000; 0 = none)")
-    t.add_argument("--match-ms", type=nonneg_int, default=0, help="time per game and side in ms (0 = none)")
-    t.add_argument("--tolerance-ms", type=nonneg_int, default=1000,
-                   help="grace added before a move is late, like Piskvork's tolerance (default 1000)")
-    t.add_argument("--start-ms", type=positive_int, default=5000,
-                   help="time to start and answer START with OK (default 5000, not on the clock)")
-    t.add_argument("--send-delay-ms", type=float, default=0,
-                   help="min delay between an engine's output and our next command (Rapfi needs ~30)")
-    o = p.add_argument_group("openings")
-    o.add_argument("--openings", metavar="FILE", help="opening file (offset or pos lines)")
-    o.add_argument("--random-opening", type=plies_range, default=(0, 0), metavar="PLIES",
-                   help="random opening of PLIES stones per pair of games (LO-HI: a random count "
-                        "in that range for each pair)")
-    o.add_argument("--seed", type=int, default=1, help="seed for random openings (default 1)")
+    t.add_argument("--turn-ms", type=nonneg_int, default=1000, metavar="MS",
+                   help="time per move (default 1000; 0 = no limit per move, needs --match-ms)")
+    t.add_argument("--match-ms", type=nonneg_int, default=0, metavar="MS",
+                   help="time per game for each side (default 0 = none)")
+    t.add_argument("--tolerance-ms", type=nonneg_int, default=1000, metavar="MS",
+                   help="extra time before a move counts as late, like Piskvork's tolerance (default 1000)")
+    t.add_argument("--start-ms", type=positive_int, default=5000, metavar="MS",
+                   help="how long an engine may take to start and answer START (default 5000; not on "
+                        "its clock)")
+    t.add_argument("--send-delay-ms", type=float, default=0, metavar="MS",
+                   help="wait at least MS after an engine's last output before sending it the next "
+                        "command (default 0; Rapfi drops commands sent too soon and needs about 30)")
+    o = p.add_argument_group("openings", _wrap(
+        "Games are played in pairs that start from the same opening with colours swapped. "
+        "Without any of these options an engine match starts each pair from 2-4 random stones "
+        "near the centre (2 when fewer than five in a row win), so two deterministic engines do "
+        "not repeat one game, and a match with a human starts on the empty board.", width=77))
+    o.add_argument("--openings", metavar="FILE",
+                   help="opening file, one opening per line, as c-gomoku-cli reads them: offset lines "
+                        "('0,0, 1,-1': x,y from the centre) or pos lines ('h8i9j7': letter = column "
+                        "from a, number = row from 1)")
+    o.add_argument("--random-opening", type=plies_range, default=None, metavar="N|LO-HI",
+                   help="start each pair from N random stones near the centre (LO-HI: a count drawn "
+                        "for each pair); 0 = the empty board")
+    o.add_argument("--empty-board", action="store_true", help="start every game on the empty board "
+                                                              "(the same as --random-opening 0)")
+    o.add_argument("--seed", type=int, default=None,
+                   help="seed of the random openings (default: drawn at random and printed; give it "
+                        "back to replay the same openings)")
     r = p.add_argument_group("running and output")
-    r.add_argument("--concurrency", type=positive_int, default=1, help="games played at once (default 1)")
-    r.add_argument("--out", metavar="DIR", help="write game-NNNN.psq/.sgf and results.jsonl here")
-    r.add_argument("--resume", action="store_true", help="continue the match recorded in --out")
-    r.add_argument("--log-io", action="store_true", help="write each game's protocol I/O (needs --out)")
-    r.add_argument("--quiet", action="store_true", help="print only the final summary")
-    r.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"), help="stop when the SPRT decides")
-    r.add_argument("--alpha", type=float, default=0.05, help="SPRT alpha (default 0.05)")
-    r.add_argument("--beta", type=float, default=0.05, help="SPRT beta (default 0.05)")
+    r.add_argument("--concurrency", type=positive_int, default=1, metavar="N",
+                   help="games played at once (default 1; a human plays one at a time)")
+    r.add_argument("--out", metavar="DIR",
+                   help="record each game as it ends: DIR/game-NNNN.psq (Piskvork) and .sgf, and a "
+                        "line in DIR/results.jsonl")
+    r.add_argument("--resume", action="store_true",
+                   help="continue the match recorded in --out DIR (finished games are not replayed)")
+    r.add_argument("--log-io", action="store_true",
+                   help="also write each game's protocol exchange and the engines' stderr into --out DIR")
+    r.add_argument("--display", choices=display.DISPLAYS, default=None,
+                   help="what to print as games go: 'board' = the board after every move (the default "
+                        "with a human), 'moves' = one line per move and the final board (the default "
+                        "otherwise), 'games' = each game's final board and verdict, 'none' = only the "
+                        "summary. Final boards show the winning line in lower case")
+    r.add_argument("--quiet", action="store_true", help="print only the final summary (= --display none)")
+    r.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
+                   help="stop early once a sequential probability ratio test decides between engine1 "
+                        "being ELO0 and ELO1 Elo stronger than engine2 (e.g. --sprt 0 10)")
+    r.add_argument("--alpha", type=float, default=0.05, help="SPRT false-positive rate (default 0.05)")
+    r.add_argument("--beta", type=float, default=0.05, help="SPRT false-negative rate (default 0.05)")
     return p
 
 
@@ -98,7 +174,8 @@ def _dispatch(sub: str, argv: list[str]) -> int:
     return int(rc or 0)
 
 
-def _settings(args: argparse.Namespace, p: argparse.ArgumentParser) -> MatchSettings:
+def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool = False) -> MatchSettings:
+    """The match settings of the parsed options (``p.error`` on a bad combination)."""
     try:
         rule = Rule.parse(args.rule)
         config = GameConfig(args.size[0], args.size[1], args.win_length, rule)
@@ -106,8 +183,10 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser) -> MatchSett
         p.error(str(exc))
     if (args.resume or args.log_io) and not args.out:
         p.error("--resume and --log-io need --out DIR")
-    if args.openings and args.random_opening[1]:
-        p.error("use either --openings or --random-opening, not both")
+    if args.openings and (args.random_opening is not None or args.empty_board):
+        p.error("use one of --openings, --random-opening and --empty-board")
+    if args.empty_board and args.random_opening is not None and args.random_opening[1]:
+        p.error("use one of --openings, --random-opening and --empty-board")
     if args.turn_ms == 0 and args.match_ms == 0:
         p.error("--turn-ms 0 needs --match-ms: without any clock a silent engine would never lose")
     if args.send_delay_ms < 0:
@@ -119,11 +198,20 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser) -> MatchSett
             openings = tuple(tuple(o) for o in load_openings(text, config, args.openings))
         except (OSError, ValueError) as exc:
             p.error(f"--openings: {exc}")
-    if args.random_opening[1]:
+    if args.random_opening is not None:
+        plies = args.random_opening
+    elif args.empty_board or args.openings or human:
+        plies = (0, 0)  # a person expects the empty board, as in Piskvork; --random-opening overrides
+    else:
+        plies = default_random_plies(config)
+    if plies[1]:
         try:
-            random_opening(config, args.random_opening[1], random.Random(0))  # fits the board?
+            random_opening(config, plies[1], random.Random(0))  # fits the board?
         except ValueError as exc:
             p.error(f"--random-opening: {exc}")
+    shown = args.display or ("board" if human else "moves")
+    if shown == "board" and args.concurrency > 1 and not human and not args.quiet:
+        p.error("--display board shows one game at a time: use --concurrency 1, or --display moves")
     sprt = None
     if args.sprt:
         try:
@@ -133,9 +221,9 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser) -> MatchSett
     return MatchSettings(
         config=config,
         tc=TimeControl(args.turn_ms, args.match_ms, args.tolerance_ms, args.start_ms),
-        games=args.games, first=args.first, openings=openings, random_plies=args.random_opening,
+        games=args.games, first=args.first, openings=openings, random_plies=plies,
         seed=args.seed, concurrency=args.concurrency, out_dir=args.out, resume=args.resume,
-        log_io=args.log_io, quiet=args.quiet, sprt=sprt,
+        log_io=args.log_io, quiet=args.quiet, sprt=sprt, display=shown,
     )
 
 
@@ -148,7 +236,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_intermixed_args(argv)
     if len(args.engines) > 2:
         p.error(f"at most two engines, got {len(args.engines)}")
-    settings = _settings(args, p)
     specs = []
     for text in args.engines:
         try:
@@ -157,6 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             p.error(f"engine {text!r}: {exc}")
     while len(specs) < 2:
         specs.append(default_engine(args.send_delay_ms))
+    settings = _settings(args, p, human=any(s.is_human for s in specs))
 
     def on_term(signum, frame):  # SIGTERM ends the match like Ctrl-C: engines killed, games kept
         raise KeyboardInterrupt
@@ -169,13 +257,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:  # a second Ctrl-C during clean-up
         return 130
+    except BrokenPipeError:  # our reader went away (e.g. '| head'): the engines are reaped already
+        return _stdout_gone()
     finally:
         signal.signal(signal.SIGTERM, old)
-    print(display.summary_text(outcome.name1, outcome.name2, outcome.tally, settings.sprt), flush=True)
+    try:
+        return _report(outcome, settings)
+    except BrokenPipeError:
+        return _stdout_gone()
+
+
+def _stdout_gone() -> int:
+    # Point stdout at /dev/null so the interpreter's final flush does not fail a second time.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 1
+
+
+def _report(outcome: MatchOutcome, settings: MatchSettings) -> int:
+    """Print the summary and notes of a finished match; return the exit status."""
+    print(display.summary_text(outcome.name1, outcome.name2, outcome.tally, settings.sprt, outcome.labels),
+          flush=True)
     if outcome.results:
-        print("  endings: " + display.endings_text(outcome.results), flush=True)
+        print("  endings: " + display.endings_text(outcome.results, outcome.labels), flush=True)
+    ran = outcome.settings or settings
+    if ran.random_openings:
+        print(f"  openings: {ran.openings_text()}", flush=True)
+    if outcome.ended_by is not None:
+        print(f"referee: {outcome.ended_by} ended the match after {outcome.tally.games} of {settings.games} games",
+              file=sys.stderr)
     if outcome.interrupted:
-        print("referee: interrupted; finished games are kept (use --resume to continue)", file=sys.stderr)
+        if settings.out_dir:  # only then is anything kept
+            print(f"referee: interrupted; finished games are kept in {settings.out_dir} "
+                  "(run the same command with --resume to continue)", file=sys.stderr)
+        else:
+            print("referee: interrupted", file=sys.stderr)
         return 130
     return 0
 

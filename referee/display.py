@@ -4,30 +4,100 @@ from __future__ import annotations
 
 import math
 
-from engine.mnk.rules import Board, render
-from referee.game import GameResult
+from engine.mnk.rules import Board, GameConfig, Rule, render, winning_line
+from referee.game import GameResult, MoveEvent
+from referee.seats import TimeControl
 from referee.stats import Sprt, Tally, elo_interval, los
 
-__all__ = ["board_text", "game_header", "verdict_text", "progress_line", "summary_text", "endings_text"]
+__all__ = ["DISPLAYS", "board_text", "final_board_text", "rules_text", "who", "clock_text", "match_banner", "game_header",
+           "move_line", "verdict_text", "progress_line", "summary_text", "endings_text", "elo_text"]
+
+#: What ``referee --display`` offers: the board after every move, one line per move, one
+#: block per game (final board and verdict), or nothing until the summary.
+DISPLAYS = ("board", "moves", "games", "none")
+
+_NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
+                 10: "ten"}
+
+#: Shown under a board whose winning line is marked.
+WINNING_LEGEND = "(lower case: the winning line)"
 
 
-def board_text(board: Board, last: int | None = None) -> str:
+def board_text(board: Board, last: int | None = None, marked=()) -> str:
     """The board with 0-based column numbers on top and row numbers on the left
-    (the protocol's ``x,y``); X moved first, the last move in lower case."""
+    (the protocol's ``x,y``); X moved first; the last move and the ``marked``
+    stones in lower case."""
+    return render(board, last, marked)
+
+
+def final_board_text(board: Board) -> str:
+    """The board at the end of a game: a completed line marked (with a legend), else the last move."""
+    last = board.history[-1] if board.history else None
+    line = winning_line(board, last) if last is not None and board.winner is not None else []
+    if line:
+        return render(board, None, line) + "\n" + WINNING_LEGEND
     return render(board, last)
 
 
-def game_header(game: int, total: int, x_name: str, o_name: str) -> str:
-    return f"=== game {game}/{total}: X {x_name}  vs  O {o_name}"
+def rules_text(config: GameConfig) -> str:
+    """Board, win length and rule in words, e.g. ``15x15, five or more in a row (freestyle)``."""
+    k = _NUMBER_WORDS.get(config.win_length, str(config.win_length))
+    board = f"{config.width}x{config.height}"
+    if config.rule is Rule.EXACT:
+        return f"{board}, exactly {k} in a row (exact: longer lines do not win)"
+    if config.rule is Rule.CARO:
+        return f"{board}, {k} or more in a row, not exactly {k} blocked at both ends (caro)"
+    return f"{board}, {k} or more in a row (freestyle)"
 
 
-def verdict_text(r: GameResult) -> str:
-    """One line: who won and why."""
+def who(name: str, label: str) -> str:
+    """A side as shown: ``name (engine1)`` for an engine, just the name for a human (label = name)."""
+    return name if name == label else f"{name} ({label})"
+
+
+def clock_text(tc: TimeControl) -> str:
+    """The time control in words, e.g. ``1000 ms a move (+1000 ms tolerance)``."""
+    parts = []
+    if tc.turn_ms:
+        parts.append(f"{tc.turn_ms} ms a move")
+    if tc.match_ms:
+        parts.append(f"{tc.match_ms} ms a game for each side")
+    return " and ".join(parts) + f" (+{tc.tolerance_ms} ms tolerance)"
+
+
+def match_banner(names: tuple[str, str], labels: tuple[str, str], games: int, config: GameConfig,
+                 tc_text: str) -> str:
+    """The first line of a match: who plays, how many games, the rules and the clock."""
+    return (f"match: {who(names[0], labels[0])} vs {who(names[1], labels[1])}, {games} game"
+            f"{'s' if games != 1 else ''}; {rules_text(config)}; {tc_text}")
+
+
+def game_header(game: int, total: int, x_name: str, o_name: str, config: GameConfig | None = None,
+                opening: list[tuple[int, int]] | None = None) -> str:
+    """The lines that open a game: who plays X (moves first) and O, then the rules and the opening."""
+    head = f"=== game {game}/{total}: X {x_name}  vs  O {o_name}"
+    if config is None:
+        return head
+    extra = rules_text(config)
+    if opening:
+        extra += (f"; opening {' '.join(f'{x},{y}' for x, y in opening)} ({len(opening)} stones), "
+                  f"{'X' if len(opening) % 2 == 0 else 'O'} to move")
+    return f"{head}\n    {extra}"
+
+
+def move_line(ev: MoveEvent) -> str:
+    """One move: ``game 1 move 12: name (X) 7,8  812 ms``."""
+    return (f"game {ev.game} move {ev.board.stone_count}: {ev.seat_name} "
+            f"({'X' if ev.player == 1 else 'O'}) {ev.x},{ev.y}  {ev.ms} ms")
+
+
+def verdict_text(r: GameResult, labels: tuple[str, str] = ("engine1", "engine2")) -> str:
+    """One line: who won and why (``labels``: how engine1 and engine2 are called, e.g. ``human``)."""
     if r.winner is None:
         head = "draw" if r.termination != "interrupted" else "interrupted"
     else:
-        name = r.engine1 if r.winner == "engine1" else r.engine2
-        head = f"{name} ({r.winner}) wins"
+        i = 0 if r.winner == "engine1" else 1
+        head = f"{who((r.engine1, r.engine2)[i], labels[i])} wins"
     return f"game {r.game}: {head} by {r.termination} after {len(r.moves)} stones: {r.reason}"
 
 
@@ -37,25 +107,48 @@ def _fmt_elo(v: float) -> str:
     return f"{v:+.1f}"
 
 
-def progress_line(t: Tally, total: int, elapsed_s: float) -> str:
-    """``games done/total, W-D-L, score, ETA`` for a running match."""
+def elo_text(t: Tally, label: str = "engine1") -> str:
+    """The Elo difference of ``label`` (engine1's side) and its 95 % interval, honest on few games.
+
+    No game: ``n/a``.  Wins only or losses only have no point estimate (it
+    would be infinite), so only the finite bound is given, e.g.
+    ``< +254.8``.  An interval bound the data do not give is ``-inf``/``+inf``.
+    """
+    if t.games == 0:
+        return "Elo difference n/a (no games)"
+    elo, lo, hi = elo_interval(t.wins, t.draws, t.losses)
+    if math.isinf(elo):
+        if elo < 0:
+            return f"Elo difference < {_fmt_elo(hi)} (95 % bound; no estimate: {label} lost every game)"
+        return f"Elo difference > {_fmt_elo(lo)} (95 % bound; no estimate: {label} won every game)"
+    if math.isinf(lo) and math.isinf(hi):
+        return f"Elo difference {_fmt_elo(elo)}  (too few games to bound it at 95 %)"
+    return f"Elo difference {_fmt_elo(elo)}  (95 % interval {_fmt_elo(lo)} .. {_fmt_elo(hi)})"
+
+
+def progress_line(t: Tally, total: int, elapsed_s: float, label: str = "engine1") -> str:
+    """``games done/total, W-D-L, score, ETA`` for a running match, from ``label``'s (engine1's) side."""
     done = t.games
     eta = elapsed_s / done * (total - done) if done else float("nan")
     eta_txt = f"{eta:.0f}s" if done and not math.isnan(eta) else "?"
-    return (f"[{done}/{total}] engine1 +{t.wins} ={t.draws} -{t.losses}  "
+    return (f"[{done}/{total}] {label} +{t.wins} ={t.draws} -{t.losses}  "
             f"score {t.score():.3f}  elapsed {elapsed_s:.0f}s  ETA {eta_txt}")
 
 
-def summary_text(name1: str, name2: str, t: Tally, sprt: Sprt | None = None) -> str:
-    """The end-of-match summary: W/D/L by colour, score, Elo ± 95 %, LOS, SPRT."""
-    elo, lo, hi = elo_interval(t.wins, t.draws, t.losses)
+def summary_text(name1: str, name2: str, t: Tally, sprt: Sprt | None = None,
+                 labels: tuple[str, str] = ("engine1", "engine2")) -> str:
+    """The end-of-match summary: W/D/L by colour, score, Elo ± 95 %, LOS, SPRT, from engine1's side.
+
+    ``labels`` name the sides where the engine's own name would be ambiguous
+    (``engine1``/``engine2``); a human's label is its name.
+    """
     xw, xd, xl = t.as_x
     ow, od, ol = t.as_o
     lines = [
-        f"{name1} (engine1) vs {name2} (engine2): {t.games} games",
-        f"  engine1: {t.wins} wins, {t.draws} draws, {t.losses} losses   score {t.score():.3f}",
+        f"{who(name1, labels[0])} vs {who(name2, labels[1])}: {t.games} game{'' if t.games == 1 else 's'}",
+        f"  {labels[0]}: {t.wins} wins, {t.draws} draws, {t.losses} losses   score {t.score():.3f}",
         f"  as X (first): +{xw} ={xd} -{xl}    as O (second): +{ow} ={od} -{ol}",
-        f"  Elo difference {_fmt_elo(elo)}  (95 % interval {_fmt_elo(lo)} .. {_fmt_elo(hi)})",
+        f"  {elo_text(t, labels[0])}",
         f"  LOS {100 * los(t.wins, t.losses):.1f} %",
     ]
     if sprt is not None:
@@ -66,16 +159,17 @@ def summary_text(name1: str, name2: str, t: Tally, sprt: Sprt | None = None) -> 
     return "\n".join(lines)
 
 
-def endings_text(results) -> str:
+def endings_text(results, labels: tuple[str, str] = ("engine1", "engine2")) -> str:
     """How the games ended, e.g. ``line 7, timeout 2 (engine2 at fault)``."""
     counts: dict[str, int] = {}
     faulty: dict[str, set[str]] = {}
     for r in results:
         counts[r.termination] = counts.get(r.termination, 0) + 1
         if r.termination not in ("line", "full_board", "interrupted") and r.winner is not None:
-            faulty.setdefault(r.termination, set()).add("engine2" if r.winner == "engine1" else "engine1")
+            faulty.setdefault(r.termination, set()).add(labels[1] if r.winner == "engine1" else labels[0])
     parts = []
     for term, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-        who = faulty.get(term)
-        parts.append(f"{term} {n}" + (f" ({' and '.join(sorted(who))} at fault)" if who else ""))
+        losers = faulty.get(term)
+        how = "resigned" if term == "resign" else "at fault"  # giving up is no fault
+        parts.append(f"{term} {n}" + (f" ({' and '.join(sorted(losers))} {how})" if losers else ""))
     return ", ".join(parts)

@@ -16,7 +16,7 @@ from typing import Callable, Sequence
 
 from engine.mnk.rules import Board, GameConfig, Player
 from referee.process import close_many
-from referee.seats import Fault, TimeControl
+from referee.seats import Fault, TimeControl, UndoRequest
 from referee.termination import Termination
 from referee.wire import board_block
 
@@ -34,7 +34,8 @@ class GameResult:
     ``winner`` is ``"engine1"``, ``"engine2"`` or ``None`` (draw / interrupted);
     ``moves`` lists every stone, opening included (``opening`` = how many of them
     were placed by the referee); ``times_ms`` gives the think time of each
-    (0 for opening stones).
+    (0 for opening stones); ``seed`` is the match's random-opening seed
+    (``None`` when the openings were not random).
     """
 
     game: int
@@ -54,6 +55,7 @@ class GameResult:
     started: str = ""
     duration_s: float = 0.0
     messages: dict[str, list[str]] = field(default_factory=dict)
+    seed: int | None = None
     #: Per-move referee overhead in seconds (reply received → next command sent); not serialised.
     overhead_s: list[float] = field(default_factory=list, repr=False)
 
@@ -120,7 +122,7 @@ def play_game(
     termination, reason, winner_idx = Termination.INTERRUPTED, "the match was interrupted", None
     try:
         termination, reason, winner_idx = _run(
-            seats, board, x_seat, config, tc, moves, times, overhead, game, stop, on_move, on_start
+            seats, board, x_seat, config, tc, moves, times, overhead, game, stop, on_move, on_start, len(opening)
         )
     finally:
         _close_all(seats, close_grace_s)
@@ -150,7 +152,8 @@ def play_game(
 
 
 def _run(seats, board: Board, x_seat: int, config: GameConfig, tc: TimeControl,
-         moves, times, overhead, game, stop, on_move, on_start) -> tuple[Termination, str, int | None]:
+         moves, times, overhead, game, stop, on_move, on_start,
+         opening_len: int) -> tuple[Termination, str, int | None]:
     """The game loop; returns (termination, reason, index of the winning seat or None)."""
     # Start both engines in parallel: spawn and send START to each, then read the answers.
     for i in (0, 1):
@@ -168,6 +171,7 @@ def _run(seats, board: Board, x_seat: int, config: GameConfig, tc: TimeControl,
 
     used_ms = [0.0, 0.0]
     synced = [False, False]  # has the seat been told the position (BEGIN/BOARD) yet?
+    fresh = [True, True]  # is the seat's own board still empty? (not after a take-back)
     last: tuple[int, int] | None = None
     received_at: float | None = None
     while True:
@@ -178,9 +182,9 @@ def _run(seats, board: Board, x_seat: int, config: GameConfig, tc: TimeControl,
         seat = seats[i]
         if not synced[i]:
             synced[i] = True
-            if board.stone_count == 0:
+            if board.stone_count == 0 and fresh[i]:
                 lines = ["BEGIN"]
-            elif board.stone_count == 1 and last is not None:
+            elif board.stone_count == 1 and last is not None and fresh[i]:
                 lines = [f"TURN {last[0]},{last[1]}"]  # no opening: the usual reply to the first move
             else:
                 lines = board_block(_stones_for(board, colour))
@@ -202,6 +206,18 @@ def _run(seats, board: Board, x_seat: int, config: GameConfig, tc: TimeControl,
             (x, y), elapsed = _ask(seat, lines, budget_s, board, overhead, received_at)
         except Fault as f:
             return _fault(f, i, seats)
+        except UndoRequest:
+            if _take_back(board, moves, times, colour, opening_len):
+                # The engines' boards still hold the stones taken back: the next time each
+                # one is asked, it gets the whole position as BOARD, which replaces its own.
+                for j in (0, 1):
+                    synced[j] = fresh[j] = False
+                last = tuple(moves[-1]) if moves else None
+                seat.taken_back(True)
+            else:
+                synced[i] = False  # ask again from scratch (a human ignores the lines anyway)
+                seat.taken_back(False)
+            continue
         # When the reply's bytes were read off the pipe: the referee's overhead runs from here.
         proc = getattr(seat, "proc", None)
         received_at = proc.last_line_time if proc is not None else time.monotonic()
@@ -229,6 +245,22 @@ def _run(seats, board: Board, x_seat: int, config: GameConfig, tc: TimeControl,
                     f"{seat.name} completed {config.win_length} in a row{rule} with {x},{y}", i)
         if board.is_full:
             return Termination.FULL_BOARD, "the board is full: a draw", None
+
+
+def _take_back(board: Board, moves: list, times: list, colour: Player, floor: int) -> int:
+    """Take back the moves down to and including the last one ``colour`` played, keeping the
+    first ``floor`` stones (the opening); return how many were taken back (0: none to take)."""
+    for idx in range(len(moves) - 1, floor - 1, -1):
+        if (Player.FIRST if idx % 2 == 0 else Player.SECOND) is colour:
+            break
+    else:
+        return 0
+    n = len(moves) - idx
+    for _ in range(n):
+        board.undo()
+        moves.pop()
+        times.pop()
+    return n
 
 
 def _ask(seat, lines, budget_s, board, overhead, received_at):

@@ -2,11 +2,23 @@
 
 Scheduling: game ``g`` (1-based) is played with engine1 as X when ``g`` is odd
 (``first=2`` flips this); games ``2j-1`` and ``2j`` share one opening with
-colours swapped.  Up to ``concurrency`` games run at once on worker threads
-(the work is waiting on pipes); results are handled on the calling thread in
-the order games finish: records written, ``results.jsonl`` appended and
-flushed, the tally and the SPRT updated.  Every game uses fresh engine
-processes.
+colours swapped; random openings are drawn from the match's seed and the
+game number alone, so a seed repeats a match and a resumed match keeps its
+openings (an unset seed is drawn at random, or taken from the resumed match's
+records, where every game keeps it).  Up to ``concurrency`` games run at once
+on worker threads (the work is waiting on pipes); results are handled on the
+calling thread in the order games finish: records written, ``results.jsonl``
+appended and flushed, the tally and the SPRT updated.  Every game uses fresh
+engine processes.  A human who types ``quit`` (or ends the input) resigns the
+game being played, which is recorded; no further game starts.
+
+Start check: before the first game each engine command is started once, as a
+game starts it (spawn, ``START`` with the match's board answered ``OK`` within
+``start_ms``, ``ABOUT``), then ended.  One that cannot start fails the whole
+match with a :class:`MatchError` naming it, before any game is played: a
+missing program or a refused board size would otherwise lose every game by
+``start_failed`` and still print an Elo.  An engine that passes the check but
+fails later gets per-game verdicts as usual.
 
 Interruption: on ``KeyboardInterrupt`` (Ctrl-C, or SIGTERM turned into one by
 the CLI) the stop event is set, every engine process group is killed and
@@ -17,7 +29,12 @@ reaped, running games end as ``interrupted`` and are not recorded, so
 from __future__ import annotations
 
 import concurrent.futures as cf
+import dataclasses
+import os
+import random
+import shlex
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -27,13 +44,14 @@ from typing import IO, Callable
 from engine.mnk.rules import Board, GameConfig
 from referee import display
 from referee.game import GameResult, MoveEvent, play_game
-from referee.openings import opening_for_game
+from referee.openings import describe_openings, opening_for_game, plies_bounds
+from referee.process import EngineStartError, close_many
 from referee.records import append_result, read_results, result_from_json, write_game_files
-from referee.seats import EngineSeat, EngineSpec, HumanSeat, ProcessRegistry, TimeControl
+from referee.seats import EngineSeat, EngineSpec, Fault, HumanSeat, ProcessRegistry, TimeControl
 from referee.stats import Sprt, Tally
 from referee.termination import Termination
 
-__all__ = ["MatchSettings", "MatchOutcome", "run_match", "RESULTS_FILE"]
+__all__ = ["MatchSettings", "MatchOutcome", "MatchError", "run_match", "check_engines", "RESULTS_FILE"]
 
 RESULTS_FILE = "results.jsonl"
 
@@ -48,22 +66,41 @@ class MatchSettings:
     first: int = 1
     openings: tuple[tuple[int, ...], ...] = ()
     random_plies: int | tuple[int, int] = 0  # a count, or (lo, hi): a count per pair
-    seed: int = 0
+    #: Seed of the random openings; ``None``: :func:`run_match` takes the one recorded in a
+    #: resumed match, or draws one (printed and recorded, so that ``seed=`` repeats the match).
+    seed: int | None = None
     concurrency: int = 1
     out_dir: str | None = None
     resume: bool = False
     log_io: bool = False
-    quiet: bool = False
+    quiet: bool = False  # the same as display="none"
     sprt: Sprt | None = None
+    #: What is printed as games go: one of :data:`referee.display.DISPLAYS`.
+    display: str = "moves"
+
+    @property
+    def shown(self) -> str:
+        """The display in effect (``quiet`` wins)."""
+        return "none" if self.quiet else self.display
 
     def first_of(self, game: int) -> int:
         """Which engine (1 or 2) plays X in game number ``game``."""
         engine1_x = (game % 2 == 1) == (self.first == 1)
         return 1 if engine1_x else 2
 
+    @property
+    def random_openings(self) -> bool:
+        """True when games start from random stones (so the seed matters)."""
+        return not self.openings and plies_bounds(self.random_plies)[1] > 0
+
     def opening_of(self, game: int) -> list[int]:
+        """The opening stones of game number ``game`` (a seed of ``None`` counts as 0 here)."""
         return opening_for_game(game, [list(o) for o in self.openings] or None,
-                                self.random_plies, self.config, self.seed)
+                                self.random_plies, self.config, self.seed or 0)
+
+    def openings_text(self) -> str:
+        """How the games of this match start, in one line (the seed included)."""
+        return describe_openings(len(self.openings), self.random_plies, self.seed)
 
 
 @dataclass
@@ -76,10 +113,103 @@ class MatchOutcome:
     name2: str = "engine2"
     interrupted: bool = False
     sprt_decision: str | None = None
+    #: The settings the match ran with (the seed resolved).
+    settings: MatchSettings | None = None
+    #: How engine1 and engine2 are called in text: ``engine1``/``engine2``, or a human's name.
+    labels: tuple[str, str] = ("engine1", "engine2")
+    #: The name of the human who ended the match (``quit`` or end of input), if one did.
+    ended_by: str | None = None
 
 
 class MatchError(Exception):
-    """A match cannot start (e.g. a results file from another match without ``--resume``)."""
+    """A match cannot start (an engine that cannot start, a results file from another match
+    without ``--resume``, ...)."""
+
+
+#: How much of an engine's stderr a failed start check quotes.
+_STDERR_TAIL_CHARS = 300
+
+
+def check_engines(
+    specs: dict[str, EngineSpec],
+    config: GameConfig,
+    tc: TimeControl,
+    *,
+    registry: ProcessRegistry | None = None,
+    stop: threading.Event | None = None,
+) -> dict[str, EngineSeat]:
+    """Start every engine of ``specs`` (tag -> spec; humans skipped) once, as a game would, then end it.
+
+    Engines are started side by side; a command given for both sides is started
+    once.  Returns the checked seats by tag (closed; their ``name`` and
+    ``about_answered`` tell what ``ABOUT`` said).  Raises :class:`MatchError`
+    naming every engine that cannot start, with why (and the end of its
+    stderr, where it said something).  Returns early, without error, when
+    ``stop`` is set meanwhile.
+    """
+    unique: dict[EngineSpec, list[str]] = {}
+    for tag, spec in specs.items():
+        if not spec.is_human:
+            unique.setdefault(spec, []).append(tag)
+    if not unique:
+        return {}
+    problems: dict[EngineSpec, str] = {}
+    checked: dict[str, EngineSeat] = {}
+    with tempfile.TemporaryDirectory(prefix="referee-check-") as tmp:
+        seats: dict[EngineSpec, EngineSeat] = {}
+        errs: dict[EngineSpec, str] = {}
+        for i, (spec, tags) in enumerate(unique.items()):
+            errs[spec] = os.path.join(tmp, f"{i}.stderr")
+            seats[spec] = EngineSeat(spec, registry=registry, stop=stop, tag=tags[0], stderr_path=errs[spec])
+        try:
+            for spec, seat in seats.items():  # spawn all, then wait for all: as a game starts
+                try:
+                    seat.launch(config, tc)
+                except Fault as f:
+                    cause = f.__cause__
+                    problems[spec] = (f"cannot be started: {cause.why}" if isinstance(cause, EngineStartError)
+                                      else f"failed to start: {f.reason}")
+            for spec, seat in seats.items():
+                if spec in problems:
+                    continue
+                try:
+                    seat.finish_start(config, tc)
+                except Fault as f:
+                    problems[spec] = f"failed to start: {f.reason}"
+        finally:
+            close_many([s.proc for s in seats.values()], 0.3)
+            for seat in seats.values():
+                seat.close(0.0)
+        if stop is not None and stop.is_set():
+            return {}
+        if problems:
+            parts = []
+            for spec, why in problems.items():
+                said = _tail(errs[spec])
+                cmd = shlex.join(spec.argv)
+                parts.append(f"{' and '.join(unique[spec])} ({cmd}) {why}"
+                             + (f"; its stderr ends: {said!r}" if said else ""))
+            raise MatchError("; ".join(parts) + "; no game was played")
+    for spec, tags in unique.items():
+        for tag in tags:
+            checked[tag] = seats[spec]
+    return checked
+
+
+def _tail(path: str) -> str:
+    """The last non-blank line of a file (cut to a readable length), or ``""``."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - 4096))
+            lines = f.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return ""
+    lines = [ln.strip() for ln in lines if ln.strip()]
+    if not lines:
+        return ""
+    last = lines[-1]
+    return last if len(last) <= _STDERR_TAIL_CHARS else last[:_STDERR_TAIL_CHARS] + "…"
 
 
 def _prior_results(settings: MatchSettings) -> dict[int, GameResult]:
@@ -100,6 +230,23 @@ def _prior_results(settings: MatchSettings) -> dict[int, GameResult]:
     return out
 
 
+def _resolve_seed(settings: MatchSettings, prior: dict[int, GameResult]) -> MatchSettings:
+    """Fix the random openings' seed: the given one, a resumed match's, or a new random one."""
+    if not settings.random_openings:
+        return settings
+    recorded = {r.seed for r in prior.values() if r.seed is not None}
+    if settings.seed is not None:
+        if recorded and recorded != {settings.seed}:
+            raise MatchError(f"the games in {settings.out_dir} were played with --seed {min(recorded)}: "
+                             f"resume with that seed, or without --seed")
+        return settings
+    if len(recorded) > 1:
+        raise MatchError(f"the games in {settings.out_dir} were played with several seeds: give --seed")
+    # A short seed is easy to type back; a million openings sequences are plenty.
+    seed = recorded.pop() if recorded else random.SystemRandom().randrange(1, 1_000_000)
+    return dataclasses.replace(settings, seed=seed)
+
+
 def run_match(
     spec1: EngineSpec,
     spec2: EngineSpec,
@@ -116,9 +263,10 @@ def run_match(
     registry = registry if registry is not None else ProcessRegistry()
     cfg = settings.config
     prior = _prior_results(settings)
+    settings = _resolve_seed(settings, prior)
     if settings.out_dir:
         Path(settings.out_dir).mkdir(parents=True, exist_ok=True)
-    outcome = MatchOutcome(Tally(), name1=spec1.label, name2=spec2.label)
+    outcome = MatchOutcome(Tally(), name1=spec1.label, name2=spec2.label, settings=settings)
     for g in sorted(prior):
         if g <= settings.games:
             _count(outcome, prior[g])
@@ -130,27 +278,42 @@ def run_match(
             todo = []  # a resumed match whose SPRT had already decided
     human = spec1.is_human or spec2.is_human
     workers = 1 if human else max(1, settings.concurrency)
-    show_moves = not settings.quiet and workers == 1
+    mode = settings.shown
+    if mode == "board" and workers > 1:
+        mode = "moves"  # boards of simultaneous games would interleave line by line
+    per_move = mode in ("board", "moves")
+    labels = tuple(spec.label if spec.is_human else tag for spec, tag in ((spec1, "engine1"), (spec2, "engine2")))
+    outcome.labels = labels
     t0 = time.monotonic()
     lock = threading.Lock()  # serialises the per-move display (worker threads may print it)
 
     def say(text: str) -> None:
-        if not settings.quiet:
-            print(text, file=out, flush=True)
+        if mode != "none":
+            with lock:
+                print(text, file=out, flush=True)
 
     no_about: set[str] = set()  # tags of engines that did not answer ABOUT: later games do not wait
 
     def make_seat(spec: EngineSpec, tag: str, log, stderr_path, log_t0: float):
         if spec.is_human:
-            return HumanSeat(input_fn=input_fn, output=out, show_board=settings.quiet)
+            # the person needs the board before each move unless every move's board is shown anyway
+            return HumanSeat(name=spec.label, input_fn=input_fn, output=out, show_board=mode != "board")
         return EngineSeat(spec, log=log, stderr_path=stderr_path, registry=registry, stop=stop,
                           tag=tag, log_t0=log_t0, about_wait=tag not in no_about)
 
     def on_move(ev: MoveEvent) -> None:
         with lock:
-            print(f"game {ev.game} move {ev.board.stone_count}: {ev.seat_name} "
-                  f"({'X' if ev.player == 1 else 'O'}) {ev.x},{ev.y}  {ev.ms} ms", file=out)
-            print(display.board_text(ev.board, ev.board.history[-1]), file=out, flush=True)
+            print(display.move_line(ev), file=out, flush=mode != "board")
+            if mode == "board":
+                text = (display.final_board_text(ev.board) if ev.board.winner is not None
+                        else display.board_text(ev.board, ev.board.history[-1]))
+                print(text, file=out, flush=True)
+
+    def header(g: int, names: tuple[str, str], first: int) -> str:
+        x, o = (0, 1) if first == 1 else (1, 0)
+        opening = [cfg.xy(m) for m in settings.opening_of(g)]
+        return display.game_header(g, settings.games, display.who(names[x], labels[x]),
+                                   display.who(names[o], labels[o]), cfg, opening)
 
     def one_game(g: int) -> GameResult:
         log = None
@@ -163,11 +326,18 @@ def run_match(
             now = time.monotonic()
             seats = [make_seat(spec1, "engine1", log, err1, now), make_seat(spec2, "engine2", log, err2, now)]
             first = settings.first_of(g)
+
+            def on_start(x_name: str, o_name: str) -> None:
+                say(header(g, (seats[0].name, seats[1].name), first))
+
             r = play_game(seats, game=g, first=first, config=cfg, tc=settings.tc,
                           opening=settings.opening_of(g), stop=stop,
-                          on_move=on_move if show_moves else None,
-                          on_start=(lambda xn, on: say(display.game_header(g, settings.games, xn, on)))
-                          if show_moves else None)
+                          on_move=on_move if per_move else None,
+                          on_start=on_start if per_move else None)
+            r.seed = settings.seed if settings.random_openings else None
+            for s in seats:
+                if getattr(s, "quit_requested", False):
+                    outcome.ended_by = s.name  # this game is recorded; no other starts
             for tag, s in zip(("engine1", "engine2"), seats):
                 if not s.is_human and s.proc.pid is not None and r.termination != "start_failed" \
                         and not s.about_answered:
@@ -185,14 +355,13 @@ def run_match(
             write_game_files(settings.out_dir, r)
             append_result(Path(settings.out_dir) / RESULTS_FILE, r)
         _count(outcome, r)
-        if not settings.quiet:
-            if not show_moves:
-                x_name, o_name = (r.engine1, r.engine2) if r.first == 1 else (r.engine2, r.engine1)
-                say(display.game_header(r.game, settings.games, x_name, o_name))
-                board = _final_board(cfg, r)
-                say(display.board_text(board, board.history[-1] if board.history else None))
-            say(display.verdict_text(r))
-            say(display.progress_line(outcome.tally, settings.games, time.monotonic() - t0))
+        if mode != "none":
+            if not per_move:
+                say(header(r.game, (r.engine1, r.engine2), r.first))
+            if mode != "board" and r.moves:  # (board mode has just shown it)
+                say(display.final_board_text(_final_board(cfg, r)))
+            say(display.verdict_text(r, labels))
+            say(display.progress_line(outcome.tally, settings.games, time.monotonic() - t0, labels[0]))
         if settings.sprt is not None:
             t = outcome.tally
             outcome.sprt_decision = settings.sprt.state(t.wins, t.draws, t.losses).decision
@@ -200,9 +369,22 @@ def run_match(
         return False
 
     try:
+        if todo:
+            checked = check_engines({"engine1": spec1, "engine2": spec2}, cfg, settings.tc,
+                                    registry=registry, stop=stop)
+            for tag, seat in checked.items():
+                if not seat.about_answered:
+                    no_about.add(tag)  # the check waited for ABOUT already: the games need not
+            names = [spec1.label, spec2.label]
+            for i, tag in enumerate(("engine1", "engine2")):
+                if tag in checked:
+                    names[i] = checked[tag].name  # what ABOUT said
+            say(display.match_banner((names[0], names[1]), labels, settings.games, cfg,
+                                     display.clock_text(settings.tc)))
+            say(f"openings: {settings.openings_text()}")
         if workers == 1:
             for g in todo:
-                if stop.is_set() or finish(one_game(g)):
+                if stop.is_set() or finish(one_game(g)) or outcome.ended_by is not None:
                     break
         else:
             with cf.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="game") as pool:

@@ -21,7 +21,8 @@ from typing import Iterable
 
 from engine.mnk.rules import Board, GameConfig
 
-__all__ = ["parse_opening", "load_openings", "random_opening", "opening_for_game"]
+__all__ = ["parse_opening", "load_openings", "random_opening", "opening_for_game", "default_random_plies",
+           "plies_bounds", "describe_openings"]
 
 _POS_RE = re.compile(r"([a-zA-Z])(\d{1,2})")
 _INT_RE = re.compile(r"[+-]?\d+")
@@ -124,3 +125,31 @@ def opening_for_game(game: int, openings: list[list[int]] | None, random_plies: 
     if plies > 0:
         return random_opening(config, plies, rng)
     return []
+
+
+def default_random_plies(config: GameConfig) -> tuple[int, int]:
+    """The random opening of a match when none is asked for: a few stones near the centre.
+
+    Enough for two deterministic engines to play a different game in every
+    pair: 2 to 4 stones for five (or more) in a row, only 2 for shorter lines,
+    where each extra stone weighs more (on 9x9 with four in a row, two X
+    stones placed at random before X moves decide most games).
+    """
+    return (2, 4) if config.win_length >= 5 else (2, 2)
+
+
+def plies_bounds(random_plies: int | tuple[int, int]) -> tuple[int, int]:
+    """``(lo, hi)`` of a stone count given as one number or as a range."""
+    return (random_plies, random_plies) if isinstance(random_plies, int) else tuple(random_plies)
+
+
+def describe_openings(file_openings: int, random_plies: int | tuple[int, int], seed: int | None) -> str:
+    """One line saying how games start, e.g. ``random, 2-4 stones near the centre (seed 17)``."""
+    if file_openings:
+        return f"from the opening file ({file_openings} openings, one per pair of games, colours swapped)"
+    lo, hi = plies_bounds(random_plies)
+    if hi <= 0:
+        return "none (every game starts on the empty board)"
+    count = f"{lo}" if lo == hi else f"{lo}-{hi}"
+    return (f"random, {count} stones near the centre, one per pair of games, colours swapped; "
+            f"seed {seed} (--seed {seed} repeats them)")

@@ -27,8 +27,17 @@ Usage::
 
 All times are ``time.monotonic()`` seconds.  Methods are meant to be called
 from one thread at a time, except :meth:`close` / :meth:`kill`, which may be
-called from any thread or from a signal handler (they are idempotent and take
-no lock).
+called from any thread or from a signal handler (they are idempotent; the only
+lock they take is re-entrant and never held while waiting).
+
+Closing while another thread reads: a reader waits in ``select`` on the
+engine's stdout *and* on a private wake pipe.  ``close`` writes to the wake
+pipe before it does anything else, so a reader already waiting, or one that
+starts waiting afterwards, returns at once.  The descriptors a reader or
+writer may be using (the pipes, the selector, the wake pipe) are only closed
+once no read or write is in progress: closing a descriptor silently removes it
+from an epoll set, so tearing them down under a reader would leave it asleep
+until its deadline (and a recycled descriptor number could be read by mistake).
 """
 
 from __future__ import annotations
@@ -39,6 +48,7 @@ import os
 import selectors
 import signal
 import subprocess
+import threading
 import time
 from typing import IO, Sequence
 
@@ -50,6 +60,7 @@ __all__ = [
     "EngineProcess",
     "is_info_line",
     "close_many",
+    "spawn_failure_text",
 ]
 
 # Prefixes of output lines that carry no reply (kept as messages, never parsed as moves).
@@ -61,7 +72,14 @@ class EngineError(Exception):
 
 
 class EngineStartError(EngineError):
-    """The engine program could not be spawned (missing file, not executable, ...)."""
+    """The engine program could not be spawned (missing file, not executable, ...).
+
+    ``why`` says it without the engine's name and command (see :func:`spawn_failure_text`).
+    """
+
+    def __init__(self, message: str, why: str = "") -> None:
+        super().__init__(message)
+        self.why = why or message
 
 
 class EngineExited(EngineError):
@@ -87,6 +105,40 @@ def is_info_line(line: str) -> bool:
         return True
     head = s.split(None, 1)[0].upper()
     return head in _INFO_PREFIXES
+
+
+def spawn_failure_text(program: str, exc: BaseException, cwd: str | os.PathLike | None = None) -> str:
+    """Why ``program`` could not be spawned, in words a user can act on (``exc``: the spawn's error)."""
+    path = os.path.join(cwd, program) if cwd is not None else program
+    if isinstance(exc, FileNotFoundError):
+        if cwd is not None and not os.path.isdir(cwd):
+            return f"its working directory {str(cwd)!r} does not exist"
+        if os.sep not in program:
+            if os.path.isfile(path):
+                return (f"not found on PATH (to run the file {program!r} in the current directory, "
+                        f"write ./{program})")
+            return "command not found (not a file, and not on PATH)"
+        if not os.path.exists(path):
+            return "no such file"
+        try:  # the file exists, so the missing file is the interpreter named by its #! line
+            with open(path, "rb") as f:
+                first = f.readline(200)
+        except OSError:
+            first = b""
+        if first.startswith(b"#!"):
+            interp = first[2:].decode("utf-8", "replace").strip()
+            return f"its interpreter ({interp!r}, from its #! line) was not found"
+        return f"{exc.strerror or exc}"
+    if isinstance(exc, PermissionError) or getattr(exc, "errno", None) == errno.EACCES:
+        if os.path.isdir(path):
+            return "it is a directory, not a program"
+        return (f"not executable: make it so (chmod +x {program}) or run it through its interpreter, "
+                f"e.g. \"python3 {program}\"")
+    if getattr(exc, "errno", None) == errno.ENOEXEC:
+        if program.lower().endswith(".exe"):
+            return f"a Windows program: run it through wine, \"wine {program}\""
+        return "not a program this system can run (exec format error; a script needs a #! line)"
+    return str(exc)
 
 
 class EngineProcess:
@@ -148,6 +200,13 @@ class EngineProcess:
         self._lines: deque[bytes] = deque()  # a flooding engine must not make reads quadratic
         self._eof = False
         self._closed = False
+        # Wake pipe and the count of reads/writes in progress: see the module docstring.
+        self._wake_r: int | None = None
+        self._wake_w: int | None = None
+        self._io_lock = threading.RLock()  # re-entrant: close() may run in a signal handler
+        self._io_users = 0
+        self._close_done = False
+        self._torn_down = False
         self._exit_status: int | None = None
         self._t0 = time.monotonic() if log_t0 is None else log_t0
         self._fixed_t0 = log_t0 is not None
@@ -175,7 +234,8 @@ class EngineProcess:
                 close_fds=True,
             )
         except (OSError, ValueError, subprocess.SubprocessError) as exc:
-            raise EngineStartError(f"{self.name}: cannot start {self.argv[0]!r}: {exc}") from exc
+            why = spawn_failure_text(self.argv[0], exc, self.cwd)
+            raise EngineStartError(f"{self.name}: cannot start {self.argv[0]!r}: {why}", why) from exc
         finally:
             if err_file is not None:
                 err_file.close()
@@ -184,8 +244,16 @@ class EngineProcess:
             self._t0 = time.monotonic()
         os.set_blocking(self._proc.stdin.fileno(), False)
         os.set_blocking(self._proc.stdout.fileno(), False)
-        self._sel = selectors.DefaultSelector()
-        self._sel.register(self._proc.stdout.fileno(), selectors.EVENT_READ)
+        try:
+            self._wake_r, self._wake_w = os.pipe()
+            os.set_blocking(self._wake_r, False)
+            os.set_blocking(self._wake_w, False)
+            self._sel = selectors.DefaultSelector()
+            self._sel.register(self._proc.stdout.fileno(), selectors.EVENT_READ)
+            self._sel.register(self._wake_r, selectors.EVENT_READ)
+        except OSError as exc:  # out of descriptors: do not leave the child running
+            self.kill()
+            raise EngineStartError(f"{self.name}: cannot watch {self.argv[0]!r}: {exc}") from exc
 
     def is_alive(self) -> bool:
         """True while the engine process has not exited (does not reap it)."""
@@ -206,11 +274,13 @@ class EngineProcess:
         """End the engine: send ``END``, wait up to ``grace_s``, then kill its process group, reap.
 
         Idempotent; never raises; safe in ``finally`` blocks, ``atexit`` and
-        signal handlers.
+        signal handlers, and from another thread while one reads: that reader
+        is woken at once and gets :class:`EngineExited`.
         """
         if self._proc is None or self._closed:
             return
         self._closed = True
+        self._wake()  # first of all: a reader must not sleep through what follows
         proc = self._proc
         try:
             if send_end and self._peek_exit() is None:
@@ -228,17 +298,11 @@ class EngineProcess:
                 proc.wait(timeout=5)
             except (subprocess.TimeoutExpired, OSError):
                 pass  # unkillable (D state); nothing more we can do
-            for stream in (proc.stdin, proc.stdout):
-                try:
-                    if stream is not None:
-                        stream.close()
-                except OSError:
-                    pass
-            if self._sel is not None:
-                try:
-                    self._sel.close()
-                except (OSError, ValueError):
-                    pass
+            with self._io_lock:
+                self._close_done = True
+                if self._io_users == 0:
+                    self._teardown()
+                # else: the last read or write still running tears down when it leaves
 
     def close_stdin(self) -> None:
         """Close the engine's stdin (it reads EOF); the process is left to exit by itself."""
@@ -304,17 +368,21 @@ class EngineProcess:
                 return self._take_line()
             if self._eof:
                 raise EngineExited(f"{self.name} exited", self._wait_exit_briefly())
-            if self._closed or self._sel is None:
+            if self._sel is None or not self._enter_io():
                 raise EngineExited(f"{self.name} was closed", self.returncode)
-            remaining = deadline - time.monotonic()
-            # Even with the deadline gone, look at the pipe once without waiting:
-            # output already written must be seen (drain() relies on it).
             try:
+                remaining = deadline - time.monotonic()
+                # Even with the deadline gone, look at the pipe once without waiting:
+                # output already written must be seen (drain() relies on it).
                 ready = self._sel.select(max(0.0, remaining))
+                if any(key.fd == self._wake_r for key, _ in ready):
+                    raise EngineExited(f"{self.name} was closed", self.returncode)
                 if ready:
                     self._fill()
-            except (OSError, ValueError) as exc:  # closed meanwhile by another thread (kill_all)
+            except (OSError, ValueError) as exc:  # not expected: the descriptors outlive the read
                 raise EngineExited(f"{self.name} was closed", self.returncode) from exc
+            finally:
+                self._leave_io()
             if not ready and remaining <= 0:
                 return None
 
@@ -413,9 +481,17 @@ class EngineProcess:
 
     def _write_raw(self, data: bytes, deadline: float) -> None:
         proc = self._proc
-        if proc is None or proc.stdin is None or proc.stdin.closed or self._closed and data != b"END\n":
+        if proc is None or not self._enter_io(allow_closed=data == b"END\n"):
             raise EngineExited(f"{self.name} is not running", self.returncode)
-        fd = proc.stdin.fileno()
+        try:
+            if proc.stdin is None or proc.stdin.closed:
+                raise EngineExited(f"{self.name} is not running", self.returncode)
+            self._write_fd(proc.stdin.fileno(), data, deadline)
+        finally:
+            self._leave_io()
+
+    def _write_fd(self, fd: int, data: bytes, deadline: float) -> None:
+        """Write all of ``data`` to the non-blocking ``fd`` before ``deadline``."""
         view = memoryview(data)
         wsel = None
         try:
@@ -442,6 +518,52 @@ class EngineProcess:
         finally:
             if wsel is not None:
                 wsel.close()
+
+    def _enter_io(self, allow_closed: bool = False) -> bool:
+        """Count a read or write as in progress; False when the engine is closed (or torn down)."""
+        with self._io_lock:
+            if self._torn_down or (self._closed and not allow_closed):
+                return False
+            self._io_users += 1
+            return True
+
+    def _leave_io(self) -> None:
+        with self._io_lock:
+            self._io_users -= 1
+            if self._close_done and self._io_users == 0:
+                self._teardown()
+
+    def _wake(self) -> None:
+        """Make the wake pipe readable (it is never drained: once closed, always closed)."""
+        if self._wake_w is not None:
+            try:
+                os.write(self._wake_w, b"!")
+            except OSError:
+                pass
+
+    def _teardown(self) -> None:
+        """Close every descriptor; only with no read or write in progress (caller holds the lock)."""
+        if self._torn_down:
+            return
+        self._torn_down = True
+        proc = self._proc
+        for stream in ((proc.stdin, proc.stdout) if proc is not None else ()):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        if self._sel is not None:
+            try:
+                self._sel.close()
+            except (OSError, ValueError):
+                pass
+        for fd in (self._wake_r, self._wake_w):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
 
     def _peek_exit(self) -> int | None:
         """Exit status if the leader has exited, without reaping it (keeps the pgid reserved)."""

@@ -9,8 +9,8 @@ PSQ (what Piskvork's ``savePsq`` writes in tournament mode, and what we write):
     <name of the player who moved first>
     <name of the other player>
     <code>                         0 = normal end (line or full board), 15 = timeout
-                                   (Piskvork's code), 1 = any other engine fault
-                                   (crash, illegal move, bad output, failed start)
+                                   (Piskvork's code), 1 = any other end (crash, illegal
+                                   move, bad output, failed start, a human's resignation)
 
 SGF (as c-gomoku-cli writes it): ``GM[4]``, ``SZ`` (``w:h`` when not square),
 ``RU`` = the Gomocup rule bitmask, ``PB``/``PW`` (B = X = first colour),

@@ -340,14 +340,16 @@ def run_script(steps: Sequence[Step], argv: Sequence[str], *, send_delay_ms: flo
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="referee script",
-        description="Replay a protocol transcript (> lines sent, < expectations) against a Gomocup engine. "
-                    "Format: docs/SCRIPTS.md.")
+        description="Replay a protocol transcript against a Gomocup engine: '> line' is sent, "
+                    "'< expectation' is checked (e.g. '< OK', '< move', '< nothing 300ms', '< exit'); "
+                    "the full format is in the project's docs/SCRIPTS.md.")
     p.add_argument("file", help="transcript file")
     p.add_argument("engine", help="engine command line as one string (split like a shell, run without one)")
-    p.add_argument("--send-delay-ms", type=float, default=0,
-                   help="min delay between the engine's output and our next line (Rapfi needs ~30)")
-    p.add_argument("--timeout-ms", type=float, default=DEFAULT_TIMEOUT_MS,
-                   help=f"default wait per expectation (default {DEFAULT_TIMEOUT_MS})")
+    p.add_argument("--send-delay-ms", type=float, default=0, metavar="MS",
+                   help="wait at least MS after the engine's last output before the next line "
+                        "(default 0; Rapfi needs about 30)")
+    p.add_argument("--timeout-ms", type=float, default=DEFAULT_TIMEOUT_MS, metavar="MS",
+                   help=f"default wait per expectation (default {DEFAULT_TIMEOUT_MS:g})")
     p.add_argument("-v", "--verbose", action="store_true", help="print each step as it runs")
     return p
 

@@ -7,6 +7,7 @@ it never decides who won (that is :mod:`referee.game`'s job).
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import sys
 import threading
@@ -19,7 +20,8 @@ from referee.process import EngineError, EngineExited, EngineProcess, EngineStar
 from referee.termination import Termination
 from referee.wire import looks_like_about, parse_about, parse_move, start_command
 
-__all__ = ["Fault", "EngineSpec", "TimeControl", "EngineSeat", "HumanSeat", "ProcessRegistry", "name_from_argv"]
+__all__ = ["Fault", "UndoRequest", "EngineSpec", "TimeControl", "EngineSeat", "HumanSeat", "ProcessRegistry",
+           "name_from_argv", "parse_human_move", "HUMAN_HELP"]
 
 HUMAN = "human"
 # How often a long wait re-checks the stop event (Ctrl-C responsiveness).
@@ -39,12 +41,19 @@ def win_length_lines(config: GameConfig) -> list[str]:
     return [] if config.win_length == 5 else [f"INFO win_length {config.win_length}"]
 
 class Fault(Exception):
-    """A seat broke the rules: it loses with this ``termination`` and ``reason``."""
+    """A seat broke the rules (or resigned): it loses with this ``termination`` and ``reason``."""
 
     def __init__(self, termination: Termination, reason: str) -> None:
         super().__init__(reason)
         self.termination = termination
         self.reason = reason
+
+
+class UndoRequest(Exception):
+    """Raised by a human seat's ``ask``: take back its last move and the replies since.
+
+    The game answers by calling the seat's ``taken_back(done)`` and asking again.
+    """
 
 
 @dataclass(frozen=True)
@@ -87,10 +96,15 @@ class EngineSpec:
 
     @classmethod
     def parse(cls, text: str, *, send_delay_ms: float = 0) -> "EngineSpec":
-        """``human`` or one command line (shlex-split, run without a shell)."""
-        if text.strip().lower() == HUMAN:
-            return cls((), HUMAN, 0)
-        argv = tuple(shlex.split(text))
+        """``human`` (or ``human:NAME``) or one command line (shlex-split, run without a shell)."""
+        head, sep, name = text.strip().partition(":")
+        if head.lower() == HUMAN:
+            name = " ".join(name.split())
+            if sep and not name:
+                raise ValueError("human:NAME needs a name")
+            return cls((), name[:40] if sep else HUMAN, 0)
+        # A shell would expand a leading ~ in each word, but the engine string is quoted.
+        argv = tuple(os.path.expanduser(w) if w.startswith("~") else w for w in shlex.split(text))
         if not argv:
             raise ValueError("empty engine command")
         return cls(argv, name_from_argv(argv), send_delay_ms)
@@ -305,12 +319,40 @@ class EngineSeat:
             self.messages.append(_clip(line, MAX_MESSAGE_CHARS))
 
 
-class HumanSeat:
-    """A person playing at the terminal: prompted for ``x,y``, re-prompted on bad input.
+#: What a person may type at the move prompt (printed by ``help``).
+HUMAN_HELP = """\
+  Type a move as two numbers, the column (x, across) then the row (y, down), as on the
+  board's edges: "7,7" or "7 7" (0-based, like the Gomocup protocol). Commands:
+    help     this text
+    undo     take back your last move and the engine's reply
+    resign   give up this game (the match goes on)
+    quit     give up this game and end the match (end of input, Ctrl-D, does the same)"""
 
-    Humans have no clock (their thinking time is recorded, never enforced).  The
-    board is printed before each prompt when ``show_board`` is set (and always on
-    an empty board, where no move display has shown it yet).
+_HUMAN_MOVE_RE = re.compile(r"^\(?\s*(-?\d{1,6})\s*(?:,\s*|\s+)(-?\d{1,6})\s*\)?$")
+_LETTER_MOVE_RE = re.compile(r"^[a-zA-Z]\s*\d{1,3}$")
+
+
+def parse_human_move(text: str) -> tuple[int, int] | None:
+    """``(x, y)`` from ``7,7``, ``7 7``, ``7, 7`` or ``(7,7)``; ``None`` for anything else.
+
+    Letter forms such as ``h8`` are refused on purpose: renju notation counts
+    rows from the bottom and from 1, c-gomoku-cli's ``pos`` lines from the top,
+    so the same text would name different cells; the board shows numbers.
+    """
+    m = _HUMAN_MOVE_RE.match(text.strip())
+    return None if m is None else (int(m.group(1)), int(m.group(2)))
+
+
+class HumanSeat:
+    """A person playing at the terminal: prompted for a move, re-prompted on bad input.
+
+    Accepts the moves of :func:`parse_human_move` and the commands of
+    :data:`HUMAN_HELP`: ``undo`` raises :class:`UndoRequest`; ``resign``
+    loses the game (termination ``resign``); ``quit`` and the end of input
+    (Ctrl-D) lose it too and set :attr:`quit_requested`, which ends the match.
+    Humans have no clock (their thinking time is recorded, never enforced).
+    The board is printed before each prompt when ``show_board`` is set, and
+    always before the first one and after a take-back.
     """
 
     is_human = True
@@ -320,8 +362,11 @@ class HumanSeat:
         self.name = name
         self.show_board = show_board
         self.messages: list[str] = []
+        #: Set by ``quit`` or the end of input: the match should start no further game.
+        self.quit_requested = False
         self._input = input_fn
         self._out = output if output is not None else sys.stdout
+        self._board_due = True  # the first prompt of a game always shows the board
         self.sent_at = 0.0
 
     def launch(self, config: GameConfig, tc: TimeControl) -> None:
@@ -331,30 +376,58 @@ class HumanSeat:
         """Nothing to wait for."""
 
     def ask(self, lines: Sequence[str], budget_s: float, board: Board) -> tuple[tuple[int, int], float]:
-        """Prompt until the person types a legal ``x,y`` (0-based); EOF resigns (a crash verdict)."""
+        """Prompt until the person types a legal move (0-based ``x,y``) or a command."""
         cfg = board.config
         mark = "X" if board.stone_count % 2 == 0 else "O"
-        if self.show_board or board.stone_count == 0:
+        if self.show_board or self._board_due:
+            self._board_due = False
             last = board.history[-1] if board.history else None
             print(render(board, last), file=self._out, flush=True)
         self.sent_at = time.monotonic()
         while True:
             try:
-                text = self._input(f"{self.name} ({mark}) move x,y: ")
-            except EOFError as exc:
-                raise Fault(Termination.CRASH, f"{self.name} closed the input") from exc
-            move = parse_move(text.strip())
+                text = self._input(f"{self.name} ({mark}) move, or 'help': ")
+            except EOFError:
+                print(f"\n  end of input: {self.name} resigns this game and the match ends", file=self._out)
+                self.quit_requested = True
+                raise Fault(Termination.RESIGN, f"{self.name} resigned (end of input) and ended the match") from None
+            word = text.strip().lower()
+            if word in ("help", "?", "h"):
+                print(HUMAN_HELP, file=self._out)
+                continue
+            if word == "undo":
+                raise UndoRequest()
+            if word == "resign":
+                raise Fault(Termination.RESIGN, f"{self.name} resigned")
+            if word in ("quit", "exit"):
+                self.quit_requested = True
+                raise Fault(Termination.RESIGN, f"{self.name} resigned (quit) and ended the match")
+            move = parse_human_move(text)
             if move is None:
-                print("  please type two numbers, column then row, like 7,7", file=self._out)
+                if _LETTER_MOVE_RE.match(word):
+                    print("  letters are not used here: type the column and row numbers shown on the "
+                          "board, like 7,7 or 7 7", file=self._out)
+                else:
+                    print("  please type two numbers, column then row, like 7,7 or 7 7 ('help' for more)",
+                          file=self._out)
                 continue
             x, y = move
             if not cfg.on_board(x, y):
-                print(f"  {x},{y} is off the {cfg.width}x{cfg.height} board", file=self._out)
+                print(f"  {x},{y} is off the {cfg.width}x{cfg.height} board (0..{cfg.width - 1}, "
+                      f"0..{cfg.height - 1})", file=self._out)
                 continue
             if not board.is_empty(cfg.move(x, y)):
                 print(f"  {x},{y} is occupied", file=self._out)
                 continue
             return move, time.monotonic() - self.sent_at
+
+    def taken_back(self, done: bool) -> None:
+        """Told by the game after ``undo``: ``done`` says whether any move was taken back."""
+        if done:
+            self._board_due = True
+            print("  taken back", file=self._out)
+        else:
+            print("  nothing to take back: you have not moved yet in this game", file=self._out)
 
     def close(self, grace_s: float = 0.0) -> None:
         """Nothing to end."""

@@ -5,7 +5,15 @@ Conventions (as in cutechess-cli and fishtest):
 - score ``s = (W + D/2) / N`` for the first engine;
 - logistic Elo: ``elo = -400 * log10(1/s - 1)`` (s = 0.75 gives +190.85);
 - the 95 % interval maps ``s ± 1.96 * sd / sqrt(N)`` through the same formula,
-  where ``sd`` is the per-game standard deviation of the score (trinomial);
+  where ``sd`` is the per-game standard deviation of the score (trinomial).
+  On a sample with an empty cell (no win, no draw or no loss yet) the observed
+  spread understates the real one, down to zero for all draws or all losses,
+  which would print a zero-width interval after four draws.  There a zero
+  count is replaced by 0.5 (the same pseudo-count as the SPRT below) when
+  computing ``sd`` only: the interval stays centred on the observed score and
+  is wide on few games, and a sample with every cell filled gives exactly the
+  usual figure.  A bound beyond a score of 0 or 1 is infinite: the data do not
+  bound the Elo on that side (after losses only, there is no lower bound);
 - likelihood of superiority from the normal approximation (draws ignored):
   ``LOS = 0.5 * (1 + erf((W - L) / sqrt(2 (W + L))))``;
 - SPRT: the generalised SPRT with the normal approximation used by fishtest
@@ -59,12 +67,18 @@ def _variance(wins: float, draws: float, losses: float) -> float:
 
 
 def elo_interval(wins: int, draws: int, losses: int, z: float = Z95) -> tuple[float, float, float]:
-    """``(elo, low, high)``: the Elo difference and its confidence interval (95 % by default)."""
+    """``(elo, low, high)``: the Elo difference and its confidence interval (95 % by default).
+
+    ``elo`` is infinite after wins only or losses only; ``low``/``high`` are
+    infinite where the data give no bound (see the module docstring); with no
+    game at all the answer is ``(0.0, -inf, inf)``.
+    """
     n = wins + draws + losses
     if n == 0:
         return 0.0, -math.inf, math.inf
     s = score(wins, draws, losses)
-    margin = z * math.sqrt(_variance(wins, draws, losses) / n)
+    w, d, l = (c if c > 0 else 0.5 for c in (wins, draws, losses))
+    margin = z * math.sqrt(_variance(w, d, l) / n)
     return elo_from_score(s), elo_from_score(s - margin), elo_from_score(s + margin)
 
 

@@ -10,7 +10,8 @@ __all__ = ["Termination", "FAULTS"]
 class Termination(str, enum.Enum):
     """How a game ended; the value is what ``results.jsonl`` holds.
 
-    ``LINE`` and ``FULL_BOARD`` are normal ends; every other value except
+    ``LINE`` and ``FULL_BOARD`` are normal ends; ``RESIGN`` is a human giving
+    up (``resign``, ``quit`` or the end of its input); every other value except
     ``INTERRUPTED`` means one engine was at fault and lost.  ``INTERRUPTED``
     games (Ctrl-C, SIGTERM, SPRT stop) are never recorded as results.
     """
@@ -22,6 +23,7 @@ class Termination(str, enum.Enum):
     TIMEOUT = "timeout"
     CRASH = "crash"
     START_FAILED = "start_failed"
+    RESIGN = "resign"
     INTERRUPTED = "interrupted"
 
 

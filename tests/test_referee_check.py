@@ -198,6 +198,7 @@ def statuses(results) -> dict[str, str]:
 ALL_CHECKS = [c.name for g in GROUPS for c in g.checks]
 
 
+@pytest.mark.slow
 def test_a_correct_engine_passes_every_check_and_leaves_no_process(tmp_path):
     pidfile = tmp_path / "pids"
     opts = fake_opts(tmp_path, f"PIDFILE={pidfile}")
@@ -211,6 +212,7 @@ def test_a_correct_engine_passes_every_check_and_leaves_no_process(tmp_path):
     assert not [p for p in pids if alive(p)]
 
 
+@pytest.mark.slow
 def test_main_prints_one_line_per_check_and_the_summary(tmp_path):
     opts = fake_opts(tmp_path)
     out = io.StringIO()
@@ -224,6 +226,7 @@ def test_main_prints_one_line_per_check_and_the_summary(tmp_path):
     assert lines[-1] == f"{len(names)} passed, 0 failed"
 
 
+@pytest.mark.slow
 def test_a_hang_fails_that_check_only_and_the_suite_goes_on(tmp_path):
     pidfile = tmp_path / "pids"
     opts = fake_opts(tmp_path, "hang-FOOBARBAZ", f"PIDFILE={pidfile}")
@@ -238,12 +241,14 @@ def test_a_hang_fails_that_check_only_and_the_suite_goes_on(tmp_path):
     assert not [p for p in map(int, pidfile.read_text().split()) if alive(p)]
 
 
+@pytest.mark.slow
 def test_info_lines_and_trailing_text_are_tolerated(tmp_path):
     opts = fake_opts(tmp_path, "chatty")
     st = statuses(check.run_checks(opts, only=["begin", "turns", "error-occupied", "win-in-one", "takeback"]))
     assert set(st.values()) == {"pass"} and len(st) == 5
 
 
+@pytest.mark.slow
 def test_an_engine_ignoring_win_length_is_skipped_not_failed(tmp_path):
     out = io.StringIO()
     opts = fake_opts(tmp_path, "ignore-win-length")
@@ -254,6 +259,7 @@ def test_an_engine_ignoring_win_length_is_skipped_not_failed(tmp_path):
     assert text.splitlines()[-1] == "0 passed, 0 failed, 4 skipped"
 
 
+@pytest.mark.slow
 def test_tactics_at_win_length_4_need_the_extension(tmp_path):
     good = check.run_checks(fake_opts(tmp_path, win_length=4), only=["win-length-detect", "win-in-one", "block"])
     assert statuses(good) == {"win-length-detect": "pass", "win-in-one": "pass", "block-four": "pass"}
@@ -262,6 +268,7 @@ def test_tactics_at_win_length_4_need_the_extension(tmp_path):
     assert statuses(ignoring) == {"win-length-detect": "skip", "win-in-one": "skip"}
 
 
+@pytest.mark.slow
 def test_faults_are_caught(tmp_path):
     opts = fake_opts(tmp_path, "no-exit-on-eof", "flood-abc", "require-crlf", "ignore-end")
     t0 = time.monotonic()
@@ -271,6 +278,7 @@ def test_faults_are_caught(tmp_path):
     assert st == {"about-first": "fail", "start-malformed": "fail", "crlf": "pass", "end": "fail", "eof": "fail"}
 
 
+@pytest.mark.slow
 def test_an_engine_ignoring_the_match_clock_fails_match_clock(tmp_path):
     opts = fake_opts(tmp_path, "ignore-time-left", turn_ms=500, tolerance_ms=1000)
     results = check.run_checks(opts, only=["match-clock"])
@@ -280,6 +288,7 @@ def test_an_engine_ignoring_the_match_clock_fails_match_clock(tmp_path):
         "match-clock": "pass"}
 
 
+@pytest.mark.slow
 def test_a_silent_engine_costs_a_few_deadlines_not_the_whole_suite():
     opts = Options(argv=[sys.executable, "-c", "import time; time.sleep(60)"], start_ms=300, turn_ms=100,
                    tolerance_ms=200, quiet_ms=100, exit_ms=300)
@@ -290,6 +299,7 @@ def test_a_silent_engine_costs_a_few_deadlines_not_the_whole_suite():
     assert sum("not run" in r.got for r in results) == len(ALL_CHECKS) - check.MUTE_LIMIT
 
 
+@pytest.mark.slow
 def test_an_engine_that_cannot_start_is_a_usage_error(tmp_path, capsys):
     assert check.main([str(tmp_path / "no-such-engine")]) == 2
     assert "cannot start" in capsys.readouterr().err
@@ -347,6 +357,7 @@ def test_win_length_probe_separates_the_two_rules():
         win_length_probe(5, 5, 4)
 
 
+@pytest.mark.slow
 def test_the_referee_command_dispatches_check_and_script(tmp_path, capsys):
     from referee.cli import main as referee_main
 

@@ -35,3 +35,73 @@ def test_board_text_has_coordinates_and_marks_the_last_move():
     assert rows[0].split() == ["0", "1", "2", "3", "4"]
     assert rows[1].split() == ["0", ".", ".", ".", "o", "."]
     assert rows[3].split() == ["2", ".", "X", ".", ".", "."]
+
+
+def _tally(wins=0, draws=0, losses=0):
+    t = Tally()
+    for s, n in ((1, wins), (0.5, draws), (0, losses)):
+        for _ in range(n):
+            t.add(s, True)
+    return t
+
+
+def test_elo_text_on_edge_cases():
+    from referee.display import elo_text
+
+    assert elo_text(_tally()) == "Elo difference n/a (no games)"
+    assert elo_text(_tally(draws=4)) == "Elo difference +0.0  (95 % interval -163.3 .. +163.3)"
+    assert elo_text(_tally(losses=1), "human") == (
+        "Elo difference < +254.8 (95 % bound; no estimate: human lost every game)")
+    assert elo_text(_tally(wins=1)) == "Elo difference > -254.8 (95 % bound; no estimate: engine1 won every game)"
+    assert elo_text(_tally(wins=1, losses=1)) == "Elo difference +0.0  (too few games to bound it at 95 %)"
+    assert "-inf" not in elo_text(_tally(losses=5)) and "inf" not in elo_text(_tally(draws=1))
+    # a normal sample: the usual figure, 400 log10(0.7/0.3) = +147.2
+    assert elo_text(_tally(6, 2, 2)).startswith("Elo difference +147.2  (95 % interval ")
+
+
+def test_final_board_marks_the_winning_line_with_a_legend():
+    from referee.display import WINNING_LEGEND, final_board_text
+
+    cfg = GameConfig(5, 5, 3)
+    b = Board(cfg)
+    for x, y in [(0, 0), (0, 4), (1, 1), (4, 4), (2, 2)]:  # X: the diagonal
+        b.play(cfg.move(x, y))
+    lines = final_board_text(b).splitlines()
+    assert lines[-1] == WINNING_LEGEND
+    assert [r.split()[1:] for r in lines[1:6]] == [
+        ["x", ".", ".", ".", "."], [".", "x", ".", ".", "."], [".", ".", "x", ".", "."],
+        [".", ".", ".", ".", "."], ["O", ".", ".", ".", "O"]]
+    b.undo()  # no line: the last move in lower case, no legend
+    lines = final_board_text(b).splitlines()
+    assert WINNING_LEGEND not in lines and lines[5].split()[1:] == ["O", ".", ".", ".", "o"]
+
+
+def test_rules_and_game_header_in_words():
+    from engine.mnk.rules import Rule
+    from referee.display import game_header, rules_text
+
+    assert rules_text(GameConfig(15, 15, 5)) == "15x15, five or more in a row (freestyle)"
+    assert rules_text(GameConfig(9, 7, 4, Rule.EXACT)) == "9x7, exactly four in a row (exact: longer lines do not win)"
+    assert rules_text(GameConfig(15, 15, 5, Rule.CARO)).endswith("not exactly five blocked at both ends (caro)")
+    assert rules_text(GameConfig(20, 20, 12)).startswith("20x20, 12 or more in a row")
+    text = game_header(3, 4, "A (engine2)", "human", GameConfig(15, 15, 5), [(7, 7), (8, 6), (6, 8)])
+    assert text.splitlines() == ["=== game 3/4: X A (engine2)  vs  O human",
+                                 "    15x15, five or more in a row (freestyle); opening 7,7 8,6 6,8 (3 stones), O to move"]
+
+
+def test_a_human_side_is_called_by_its_name():
+    from referee.display import endings_text, verdict_text
+    from referee.game import GameResult
+
+    t = _tally(losses=2)
+    text = summary_text("human", "pbrain-mcts", t, labels=("human", "engine2"))
+    assert text.splitlines()[:2] == ["human vs pbrain-mcts (engine2): 2 games",
+                                     "  human: 0 wins, 0 draws, 2 losses   score 0.000"]
+    assert "engine1" not in text
+    assert progress_line(t, 4, 1.0, "human").startswith("[2/4] human +0 =0 -2")
+    r = GameResult(game=1, engine1="human", engine2="B", first=1, winner="engine2", termination="timeout",
+                   reason="r", moves=[[0, 0]], times_ms=[5])
+    assert verdict_text(r, ("human", "engine2")).startswith("game 1: B (engine2) wins by timeout")
+    assert endings_text([r], ("human", "engine2")) == "timeout 1 (human at fault)"
+    r.winner = "engine1"
+    assert verdict_text(r, ("human", "engine2")).startswith("game 1: human wins by timeout")

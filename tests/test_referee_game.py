@@ -11,6 +11,8 @@ from fake_engines.fakes import assert_all_gone, fake_argv, read_pids
 from referee.game import play_game
 from referee.seats import EngineSeat, EngineSpec, HumanSeat, TimeControl, name_from_argv
 
+pytestmark = pytest.mark.slow  # every test here plays games with engine processes
+
 SMALL = GameConfig(7, 7, 4)
 FAST = TimeControl(turn_ms=300, match_ms=0, tolerance_ms=200, start_ms=5000, about_ms=1000)
 

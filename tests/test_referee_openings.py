@@ -99,3 +99,29 @@ def test_plies_range_argument():
     for bad in ("4-2", "x", "-1", "2-"):
         with pytest.raises(argparse.ArgumentTypeError):
             plies_range(bad)
+
+
+def test_the_default_random_opening_suits_the_board():
+    from referee.openings import default_random_plies
+
+    assert default_random_plies(GameConfig(15, 15, 5)) == (2, 4)
+    assert default_random_plies(GameConfig(9, 9, 6)) == (2, 4)
+    assert default_random_plies(GameConfig(9, 9, 4)) == (2, 2)  # short lines: extra stones decide games
+    assert default_random_plies(GameConfig(3, 3, 3)) == (2, 2)
+    for cfg in (GameConfig(3, 3, 3), GameConfig(4, 3, 3), GameConfig(5, 5, 4), GameConfig(15, 15, 5)):
+        lo, hi = default_random_plies(cfg)
+        for g in range(1, 41):  # every pair gets a legal, unfinished opening of that size
+            o = opening_for_game(g, None, (lo, hi), cfg, seed=11)
+            assert lo <= len(o) <= hi
+    # pairs differ: two deterministic engines no longer play one game over and over
+    firsts = {tuple(opening_for_game(g, None, (2, 4), C15, seed=11)) for g in range(1, 21, 2)}
+    assert len(firsts) == 10
+
+
+def test_describe_openings():
+    from referee.openings import describe_openings
+
+    assert describe_openings(0, (2, 4), 17) == ("random, 2-4 stones near the centre, one per pair of games, "
+                                                "colours swapped; seed 17 (--seed 17 repeats them)")
+    assert describe_openings(0, 0, None).startswith("none (every game starts on the empty board)")
+    assert describe_openings(3, 0, None).startswith("from the opening file (3 openings")

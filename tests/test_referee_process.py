@@ -7,7 +7,9 @@ import time
 import pytest
 
 from fake_engines.fakes import assert_all_gone, fake_argv, read_pids, running
-from referee.process import EngineExited, EngineProcess, EngineStartError, close_many, is_info_line
+from referee.process import EngineExited, EngineProcess, EngineStartError, close_many
+
+pytestmark = pytest.mark.slow  # every test here starts processes
 
 PY = sys.executable
 
@@ -229,3 +231,124 @@ def test_line_ends_and_closing_stdin():
         eng.close()
         eng.close()
     assert not eng.is_alive()
+
+
+def test_a_reader_that_starts_waiting_while_close_runs_wakes_at_once():
+    """The old race, forced with events instead of timing: the reader has passed the closed-check
+    and calls ``select`` only once ``close()`` is under way (the engine still alive, its pipes
+    still open).  It must return at once, not sleep until its deadline."""
+    import threading
+
+    eng = EngineProcess(script("import time; time.sleep(30)"), name="victim")
+    eng.start()
+    at_select, go, returned = threading.Event(), threading.Event(), threading.Event()
+    real_select = eng._sel.select
+
+    def gated_select(timeout=None):
+        at_select.set()
+        go.wait(10)
+        try:
+            return real_select(timeout)
+        finally:
+            returned.set()
+
+    eng._sel.select = gated_select
+    real_kill_group = eng._kill_group
+    waited = []
+
+    def kill_group_once_the_reader_has_selected():
+        go.set()  # close() has begun; let the reader into select now
+        t = time.monotonic()
+        returned.wait(5)  # old code: the reader sleeps in select until the engine dies, 5 s later
+        waited.append(time.monotonic() - t)
+        real_kill_group()
+
+    eng._kill_group = kill_group_once_the_reader_has_selected
+    outcome = []
+
+    def reader():
+        try:
+            eng.read_line(time.monotonic() + 30)
+            outcome.append("returned")
+        except EngineExited:
+            outcome.append("exited")
+
+    th = threading.Thread(target=reader)
+    th.start()
+    try:
+        assert at_select.wait(10)
+        eng.kill()
+        th.join(30)
+    finally:
+        go.set()
+        eng._kill_group = real_kill_group
+        eng.kill()
+    assert outcome == ["exited"]
+    assert waited and waited[0] < 2  # woken by close(), before the engine was even killed
+    assert not running(eng.pid)
+
+
+def test_kill_from_another_thread_always_wakes_the_reader():
+    """Many kills racing a reader entering ``select`` (a barrier starts both together): every
+    reader wakes promptly, wherever in ``read_line`` the kill lands."""
+    import threading
+
+    for _ in range(100):
+        eng = EngineProcess(["sleep", "30"], name="victim")
+        eng.start()
+        barrier = threading.Barrier(2)
+        outcome = []
+
+        def reader():
+            barrier.wait(10)
+            try:
+                while True:
+                    eng.read_line(time.monotonic() + 20)
+            except EngineExited:
+                outcome.append("exited")
+
+        th = threading.Thread(target=reader)
+        th.start()
+        barrier.wait(10)
+        eng.kill()
+        th.join(3)
+        alive = th.is_alive()
+        if alive:  # let the stuck reader go before failing
+            th.join(30)
+        assert not alive and outcome == ["exited"]
+        assert not running(eng.pid)
+
+
+def test_a_program_that_cannot_be_spawned_is_explained(tmp_path, monkeypatch):
+    """Each way a command can fail to spawn gets a message the user can act on."""
+    def start_error(argv, cwd=None):
+        eng = EngineProcess(argv, name="e", cwd=cwd)
+        with pytest.raises(EngineStartError) as info:
+            eng.start()
+        eng.close()
+        return str(info.value)
+
+    monkeypatch.chdir(tmp_path)
+    here = tmp_path / "pbrain-here"
+    here.write_text("#!/bin/sh\nexit 0\n")
+    here.chmod(0o755)
+    assert "not found on PATH" in start_error(["pbrain-here"]) and "./pbrain-here" in start_error(["pbrain-here"])
+    assert "command not found" in start_error(["pbrain-surely-not-installed-anywhere"])
+    assert "no such file" in start_error(["./pbrain-missing"])
+    plain = tmp_path / "engine.py"
+    plain.write_text("print('hi')\n")
+    assert "not executable" in start_error(["./engine.py"]) and "python3 ./engine.py" in start_error(["./engine.py"])
+    assert "is a directory" in start_error([str(tmp_path)])
+    orphan = tmp_path / "orphan"
+    orphan.write_text("#!/nonexistent/interpreter\n")
+    orphan.chmod(0o755)
+    assert "'/nonexistent/interpreter', from its #! line" in start_error(["./orphan"])
+    assert "working directory" in start_error(["./orphan"], cwd=str(tmp_path / "gone"))
+    windows = tmp_path / "pbrain-x.exe"
+    windows.write_bytes(b"MZ\x90\x00" + bytes(200))
+    windows.chmod(0o755)
+    assert 'run it through wine, "wine ./pbrain-x.exe"' in start_error(["./pbrain-x.exe"])
+    script_without_hashbang = tmp_path / "bare"
+    script_without_hashbang.write_bytes(b"\x00\x01 not a program\n")
+    script_without_hashbang.chmod(0o755)
+    assert "exec format error" in start_error(["./bare"])

@@ -107,17 +107,20 @@ GAME = """
 """
 
 
+@pytest.mark.slow
 def test_a_matching_session_holds(fake):
     res = run(GAME, fake())
     assert res.ok, res.failure
     assert res.held == sum(isinstance(s, Expect) for s in parse_script(GAME))
 
 
+@pytest.mark.slow
 def test_message_debug_and_trailing_text_are_skipped(fake):
     res = run(GAME, fake("chatty"))
     assert res.ok, res.failure
 
 
+@pytest.mark.slow
 def test_the_first_mismatch_is_reported_with_context(fake):
     text = "> START 15\n< OK\n> BEGIN\n< move in 0,0\n> END\n< exit\n"
     res = run(text, fake())
@@ -126,6 +129,7 @@ def test_the_first_mismatch_is_reported_with_context(fake):
     assert any("> BEGIN" in ln for ln in res.context) and any("< 7,7" in ln for ln in res.context)
 
 
+@pytest.mark.slow
 def test_move_must_be_legal_in_the_model(fake):
     # the model knows 7,7 is taken: a fake that answered 7,7 again would be caught;
     # here the BOARD fills the centre, so "move in 7,7" cannot hold
@@ -134,22 +138,26 @@ def test_move_must_be_legal_in_the_model(fake):
     assert not res.ok and "not one of the expected cells" in res.failure
 
 
+@pytest.mark.slow
 def test_a_refused_start_does_not_change_the_board_model(fake):
     text = "> START 15\n< OK\n> START 99\n< ERROR*\n> TURN 14,14\n< move\n"
     res = run(text, fake())
     assert res.ok, res.failure
 
 
+@pytest.mark.slow
 def test_about_rejects_a_line_that_is_not_key_value_pairs(fake):
     res = run("> START 15\n< about\n", fake())
     assert not res.ok and "key=\"value\" pairs" in res.failure and "'OK'" in res.failure
 
 
+@pytest.mark.slow
 def test_nothing_fails_when_a_reply_comes(fake):
     res = run("> ABOUT\n< nothing 300ms\n", fake())
     assert not res.ok and "no reply for 300 ms" in res.failure and 'name="fake"' in res.failure
 
 
+@pytest.mark.slow
 def test_timeouts_are_honoured_for_a_silent_engine(fake):
     t0 = time.monotonic()
     res = run("> START 15\n< OK\n> BEGIN\n< move 300ms\n", fake("hang-BEGIN"))
@@ -157,11 +165,13 @@ def test_timeouts_are_honoured_for_a_silent_engine(fake):
     assert time.monotonic() - t0 < 5
 
 
+@pytest.mark.slow
 def test_exit_fails_when_the_engine_stays(fake):
     res = run("> END\n< exit 300ms\n", fake("ignore-end"))
     assert not res.ok and "still running" in res.failure
 
 
+@pytest.mark.slow
 def test_crlf_directive_sends_cr_lf(fake):
     argv = fake("require-crlf")
     assert not run("> START 15\n< OK\n", argv).ok
@@ -169,6 +179,7 @@ def test_crlf_directive_sends_cr_lf(fake):
     assert res.ok, res.failure
 
 
+@pytest.mark.slow
 def test_default_timeout_directive(fake):
     t0 = time.monotonic()
     res = run("! timeout 200ms\n> START 15\n< OK\n> BEGIN\n< move\n", fake("hang-BEGIN"))
@@ -177,6 +188,7 @@ def test_default_timeout_directive(fake):
 
 
 # Command line -------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_main_exit_codes(fake, tmp_path, capsys):
     engine = " ".join(fake())
     good = tmp_path / "good.txt"

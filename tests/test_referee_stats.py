@@ -89,3 +89,44 @@ def test_tally_by_colour():
     assert (t.wins, t.draws, t.losses, t.games) == (2, 1, 2, 5)
     assert t.as_x == (1, 1, 1) and t.as_o == (1, 0, 1)
     assert t.score() == pytest.approx(0.5)
+
+
+def test_elo_interval_stays_wide_and_finite_on_tiny_samples():
+    # 4 draws: a zero count counts 0.5 for the spread only: W=0.5 D=4 L=0.5, s = 0.5,
+    # var = (0.5*0.25 + 0 + 0.5*0.25) / 5 = 0.05, margin = 1.959964 * sqrt(0.05/4) = 0.219131
+    # high = 400 log10(0.719131/0.280869) = 163.3
+    elo, lo, hi = elo_interval(0, 4, 0)
+    assert elo == 0.0
+    assert hi == pytest.approx(400 * math.log10(0.719131 / 0.280869), abs=1e-2) and lo == pytest.approx(-hi)
+    assert hi == pytest.approx(163.3, abs=0.1)
+    # one loss: W=0.5 D=0.5 L=1, s' = 0.375, var = (0.5*0.625^2 + 0.5*0.125^2 + 0.375^2)/2 = 0.171875,
+    # margin = 1.959964 * sqrt(0.171875) = 0.812557: no lower bound, high = 400 log10(0.812557/0.187443)
+    elo, lo, hi = elo_interval(0, 0, 1)
+    assert elo == -math.inf and lo == -math.inf
+    assert hi == pytest.approx(400 * math.log10(0.812557 / 0.187443), abs=1e-2)
+    assert hi == pytest.approx(254.8, abs=0.1)
+    # all wins mirror all losses
+    for n in (1, 3, 10):
+        elo, lo, hi = elo_interval(n, 0, 0)
+        elo2, lo2, hi2 = elo_interval(0, 0, n)
+        assert elo == math.inf and hi == math.inf and elo2 == -math.inf and lo2 == -math.inf
+        assert lo == pytest.approx(-hi2) and math.isfinite(lo)
+    # more losses, tighter (and lower) bound; still finite
+    bounds = [elo_interval(0, 0, n)[2] for n in (1, 3, 10, 40)]
+    assert bounds == sorted(bounds, reverse=True) and bounds[-1] < -300 and all(map(math.isfinite, bounds))
+    # more draws, narrower interval, never zero width
+    widths = [elo_interval(0, n, 0)[2] for n in (1, 4, 20, 100)]
+    assert widths == sorted(widths, reverse=True) and widths[-1] > 0
+    assert elo_interval(0, 0, 0) == (0.0, -math.inf, math.inf)
+
+
+def test_a_full_sample_gives_the_usual_interval():
+    # every cell filled: exactly the trinomial normal interval (values worked out above)
+    assert elo_interval(30, 40, 30)[2] == pytest.approx(53.158, abs=1e-2)
+    w, d, l = 12, 3, 5
+    n = w + d + l
+    s = (w + d / 2) / n
+    var = (w * (1 - s) ** 2 + d * (0.5 - s) ** 2 + l * s ** 2) / n
+    m = 1.959964 * math.sqrt(var / n)
+    assert elo_interval(w, d, l) == pytest.approx(
+        (elo_from_score(s), elo_from_score(s - m), elo_from_score(s + m)), abs=1e-3)

@@ -37,3 +37,13 @@ def test_engine_spec_and_fallback_names():
     assert name_from_argv(["python", "-u", "tests/fake_engines/fake_brain.py"]) == "fake_brain"
     with pytest.raises(ValueError):
         EngineSpec.parse("   ")
+
+
+@pytest.mark.parametrize("line,info", [
+    ("MESSAGE 7,7 is good", True), ("DEBUG x", True), ("", True), ("  ", True),
+    ("7,7", False), ("OK", False), ("MESSAGES", False), ("ERROR bad", False),
+])
+def test_is_info_line(line, info):
+    from referee.process import is_info_line
+
+    assert is_info_line(line) is info

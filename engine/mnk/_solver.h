@@ -1,5 +1,5 @@
 /*
- * The freestyle VCF/VCT threat solver of engine/mnk/threats.py, in C: the solver state
+ * The freestyle VCF/VCT threat solver of engine/mnk/solver.py, in C: the solver state
  * (LineState's window counts and hot lists), its small containers, and the search.
  * Included by _threatcore.c (the module); everything here is static.
  *
@@ -283,7 +283,7 @@ static void fours_with(S *s, int p, int need, IVec *out) {
 static void double_moves(S *s, int p, IVec *out) { fours_with(s, p, 2, out); }
 static void fours(S *s, int p, IVec *out) { fours_with(s, p, 1, out); }
 
-/* threats._double_defences: moves of side `sd` after which the other side has
+/* solver._double_defences: moves of side `sd` after which the other side has
  * no completion and no double-threat move left.  Sorted. */
 static void double_defences(S *s, int sd, const IVec *threats, IVec *out) {
     const GeomObject *g = s->g;
@@ -337,7 +337,7 @@ done:
     iv_free(&tmp);
 }
 
-/* threats._threat_replies: the defender's real answers once `a` has played m.
+/* solver._threat_replies: the defender's real answers once `a` has played m.
  * `threats` NULL: find a's double-threat moves; returns 0 ("None") if there are none.
  * Otherwise 1, with the sorted answers in out (empty: m wins). */
 static int threat_replies(S *s, int a, int m, const IVec *threats, IVec *out) {
@@ -392,7 +392,7 @@ static Line *line_prefix(S *s, int m, int r, Line *sub) {
 static Line *vcf(S *s, int a, int depth);
 static Line *vct(S *s, int a, int depth, int threes_left);
 
-/* threats._wins_against_every_reply: a plays m; the line holds only if the search
+/* solver._wins_against_every_reply: a plays m; the line holds only if the search
  * (VCF when threes < 0, else VCT with `threes` left) wins after every reply. */
 static Line *and_step(S *s, int a, int m, const int *replies, int nr, int depth, int threes) {
     int d = 3 - a;

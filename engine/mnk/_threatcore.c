@@ -1,5 +1,5 @@
 /*
- * engine.mnk._threatcore: the freestyle VCF/VCT solver of engine/mnk/threats.py, in C.
+ * engine.mnk._threatcore: the freestyle VCF/VCT solver of engine/mnk/solver.py, in C.
  *
  * The threat solver is where guided search spends most of its time (about two
  * thirds of a middle-game search under the profiler), and in Python it reaches
@@ -142,6 +142,9 @@ static PyTypeObject GeomType = {
 
 #include "_solver.h"
 #include "_tree.h"
+#include "_tree_knowledge.h"
+#include "_tree_search.h"
+#include "_tree_module.h"
 
 /* ------------------------------------------------------------------------ */
 /* Python entry point.                                                       */
@@ -149,7 +152,7 @@ static PyTypeObject GeomType = {
 PyDoc_STRVAR(solve_doc,
 "solve(geometry, cells, attacker, max_nodes, seconds, threes, deepen) -> (status, line)\n\n"
 "Freestyle threat search on the padded `cells` (not modified) for `attacker` (1 or 2) to move.\n"
-"threes < 0: VCF (threats._vcf); otherwise VCT (threats._vct) with that many threes, or with\n"
+"threes < 0: VCF (solver._vcf); otherwise VCT (solver._vct) with that many threes, or with\n"
 "1, 2, ... threes on one budget when `deepen` (threats.find_vct).  `seconds`: time left, or\n"
 "None.  status 1: won, line = padded cells; 0: no win found; -1: budget spent.");
 

@@ -175,7 +175,6 @@ def run_wins(config: GameConfig, cells: Sequence[int], cell: int, player: int) -
     the win test for the last move.
     """
     k = config.win_length
-    rule = config.rule
     for d in config.directions:
         lo = cell - d
         while cells[lo] == player:
@@ -184,19 +183,50 @@ def run_wins(config: GameConfig, cells: Sequence[int], cell: int, player: int) -
         while cells[hi] == player:
             hi += d
         run = (hi - lo) // d - 1
-        if run < k:
-            continue
-        if rule is Rule.FREESTYLE:
-            return True
-        if rule is Rule.EXACT:
-            if run == k:
-                return True
-            continue
-        # CARO: a run of exactly k blocked by opponent stones at both ends does not win.
-        opponent = 3 - player
-        if run > k or not (cells[lo] == opponent and cells[hi] == opponent):
+        if run >= k and _run_is_win(config, cells, run, lo, hi, player):
             return True
     return False
+
+
+def _run_is_win(config: GameConfig, cells: Sequence[int], run: int, lo: int, hi: int, player: int) -> bool:
+    """Does a maximal run of ``run`` >= K stones, bounded by padded cells ``lo`` and ``hi``, win?"""
+    k = config.win_length
+    rule = config.rule
+    if rule is Rule.FREESTYLE:
+        return True
+    if rule is Rule.EXACT:
+        return run == k
+    # CARO: a run of exactly k blocked by opponent stones at both ends does not win.
+    opponent = 3 - player
+    return run > k or not (cells[lo] == opponent and cells[hi] == opponent)
+
+
+def winning_line(board: "Board", move: int) -> list[int]:
+    """The stones of every winning line through the stone at ``move``, as sorted compact moves.
+
+    Empty when that stone is part of no winning line (or the cell is empty).
+    Under the freestyle rule an overline is returned whole; a move that
+    completes two lines at once gives the stones of both.  Meant for showing
+    the end of a game, e.g. ``winning_line(board, board.history[-1])``.
+    """
+    cfg = board.config
+    cells = board.cells
+    cell = cfg.padded(move)
+    player = cells[cell]
+    if player not in (1, 2):
+        return []
+    out: set[int] = set()
+    for d in cfg.directions:
+        lo = cell - d
+        while cells[lo] == player:
+            lo -= d
+        hi = cell + d
+        while cells[hi] == player:
+            hi += d
+        run = (hi - lo) // d - 1
+        if run >= cfg.win_length and _run_is_win(cfg, cells, run, lo, hi, player):
+            out.update(cfg.unpadded(c) for c in range(lo + d, hi, d))
+    return sorted(out)
 
 
 _INT = {Player.FIRST: 1, Player.SECOND: 2, 1: 1, 2: 2}  # a player as a plain int (fast cells)
@@ -492,11 +522,15 @@ class Board:
         return render(self)
 
 
-def render(board: Board, last: int | None = None) -> str:
+def render(board: Board, last: int | None = None, marked: Iterable[int] = ()) -> str:
     """Text diagram: column numbers on top, row numbers on the left (0-based x, y);
-    X is the first player, O the second, the ``last`` move in lower case."""
+    X is the first player, O the second, the ``last`` move and the ``marked``
+    stones (e.g. a winning line) in lower case."""
     cfg = board.config
     marks = {EMPTY: ".", 1: "X", 2: "O"}
+    low = set(marked)
+    if last is not None:
+        low.add(last)
     width = len(str(cfg.width - 1))
     head = " " * 3 + " ".join(f"{x:>{width}}" for x in range(cfg.width))
     lines = [head]
@@ -504,9 +538,9 @@ def render(board: Board, last: int | None = None) -> str:
         row = []
         for x in range(cfg.width):
             m = y * cfg.width + x
-            ch = marks[board.cells[cfg.padded(m)]]
-            if last is not None and m == last:
-                ch = ch.lower() if ch != "." else ch
+            ch = marks.get(board.cells[cfg.padded(m)], "#")
+            if m in low:
+                ch = ch.lower()
             row.append(f"{ch:>{width}}")
         lines.append(f"{y:>2} " + " ".join(row))
     return "\n".join(lines)
