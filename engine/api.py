@@ -41,9 +41,14 @@ def options_for(game: Any, mode: str = "uct", values: Mapping[str, Any] | None =
     valid keys."""
     from .mnk.options import MnkOptions
     from .mnk.rules import GameConfig
+    from .reversi.rules import ReversiConfig
 
     if isinstance(game, GameConfig):
         return MnkOptions.preset(mode).with_values(dict(values or {}))
+    if isinstance(game, ReversiConfig):
+        from .reversi.options import ReversiOptions
+
+        return ReversiOptions.preset(mode).with_values(dict(values or {}))
     raise TypeError(f"no engine for {type(game).__name__}")
 
 
@@ -51,16 +56,21 @@ def option_keys(game: Any) -> list[tuple[str, str, Any]]:
     """Every engine option key of ``game``'s engine: ``(key, type, default)``."""
     from .mnk.options import option_keys as mnk_keys
     from .mnk.rules import GameConfig
+    from .reversi.rules import ReversiConfig
 
     if isinstance(game, GameConfig):
         return mnk_keys()
+    if isinstance(game, ReversiConfig):
+        from .reversi.options import option_keys as reversi_keys
+
+        return reversi_keys()
     raise TypeError(f"no engine for {type(game).__name__}")
 
 
 def open_engine(game: Any, options: Any = None, seed: "int | np.random.Generator | None" = None,
                 threads: int = 1) -> Searcher:
-    """The searcher for one game of ``game`` (a game configuration, e.g. an m,n,k
-    :class:`~engine.mnk.rules.GameConfig`).
+    """The searcher for one game of ``game`` (a game configuration: an m,n,k
+    :class:`~engine.mnk.rules.GameConfig` or a :class:`~engine.reversi.rules.ReversiConfig`).
 
     ``options``: the game's options (``None``: the library default, plain UCT);
     ``threads``: searching threads; a second one is used where the game's engine has work
@@ -76,6 +86,12 @@ def open_engine(game: Any, options: Any = None, seed: "int | np.random.Generator
         if threads >= 2 and root_thread_applies(game, options):
             options = replace(options, root=replace(options.root, thread=True))
         return MnkEngine(game, options, seed)
+    from .reversi.rules import ReversiConfig
+
+    if isinstance(game, ReversiConfig):
+        from .reversi.engine import ReversiEngine
+
+        return ReversiEngine(game, options, seed)  # one thread: nothing runs beside the tree
     raise TypeError(f"no engine for {type(game).__name__}")
 
 

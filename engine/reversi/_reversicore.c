@@ -1,0 +1,735 @@
+/*
+ * engine.reversi._reversicore: the Reversi kernel in C -- perft, batched random playouts
+ * and the exact endgame solver -- for engine/reversi/{perft,playout,solver}.py.
+ *
+ * Boards cross the boundary as Python ints in the row-major layout of engine/reversi/
+ * bitboard.py (bit row * n + col); here a board of side n <= 8 lives in one uint64_t
+ * (layout stride 8) and a larger one (10..16) in four (stride 16).  The algorithms are
+ * written once, in _reversi_kernel.h, and included for both representations; the
+ * uint64_t one is also compiled a second time for CPUs with the POPCNT instruction and
+ * chosen at run time (every x86-64 of the last decade has it; the compiler cannot
+ * assume so).
+ *
+ * Random numbers: splitmix64 from the caller's seed, one stream consumed game after
+ * game (and leaf after leaf); engine/reversi/playout.py draws the same numbers the same
+ * way, so the Python fallback plays exactly the same games.
+ *
+ * Long calls release the GIL: nothing after argument parsing touches a Python object.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ----------------------------------------------------------------------------------- */
+/* Shared helpers. */
+
+static inline uint64_t splitmix64(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static double monotonic_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts); /* the clock of Python's time.monotonic() */
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static inline uint64_t mix64(uint64_t a, uint64_t b) {
+    uint64_t h = a * 0x9E3779B97F4A7C15ULL ^ (b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    return h ^ (h >> 29);
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* One uint64_t: boards up to 8x8. */
+
+#define BB uint64_t
+#define STRIDE 8
+#define B_ZERO 0ULL
+#define B_AND(a, b) ((a) & (b))
+#define B_OR(a, b) ((a) | (b))
+#define B_XOR(a, b) ((a) ^ (b))
+#define B_ANDN(a, b) ((a) & ~(b))
+#define B_SHL(a, s) ((a) << (s))
+#define B_SHR(a, s) ((a) >> (s))
+#define B_NZ(a) ((a) != 0)
+#define B_EQ(a, b) ((a) == (b))
+#define B_POP(a) __builtin_popcountll(a)
+#define B_BIT(i) (1ULL << (i))
+#define B_LOWIDX(a) __builtin_ctzll(a)
+#define B_CLEARLOW(a) ((a) & ((a) - 1))
+#define B_HMASK 0x7E7E7E7E7E7E7E7EULL
+#define B_HASH(p, o) mix64(p, o)
+
+#define KFN(x) k64_##x
+static inline int k64_kth(uint64_t m, int k) {
+    while (k-- > 0) m &= m - 1;
+    return __builtin_ctzll(m);
+}
+#include "_reversi_kernel.h"
+#undef KFN
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define HAVE_POPCNT_BUILD 1
+#pragma GCC push_options
+#pragma GCC target("popcnt")
+#define KFN(x) k64p_##x
+static inline int k64p_kth(uint64_t m, int k) {
+    while (k-- > 0) m &= m - 1;
+    return __builtin_ctzll(m);
+}
+#include "_reversi_kernel.h"
+#undef KFN
+#pragma GCC pop_options
+#endif
+
+#undef BB
+#undef STRIDE
+#undef B_ZERO
+#undef B_AND
+#undef B_OR
+#undef B_XOR
+#undef B_ANDN
+#undef B_SHL
+#undef B_SHR
+#undef B_NZ
+#undef B_EQ
+#undef B_POP
+#undef B_BIT
+#undef B_LOWIDX
+#undef B_CLEARLOW
+#undef B_HMASK
+#undef B_HASH
+
+/* ----------------------------------------------------------------------------------- */
+/* Four uint64_t: boards 10x10..16x16 (layout stride 16, four rows a word). */
+
+typedef struct { uint64_t w[4]; } b256;
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+ALWAYS_INLINE b256 b256_and(b256 a, b256 b) {
+    a.w[0] &= b.w[0]; a.w[1] &= b.w[1]; a.w[2] &= b.w[2]; a.w[3] &= b.w[3];
+    return a;
+}
+ALWAYS_INLINE b256 b256_or(b256 a, b256 b) {
+    a.w[0] |= b.w[0]; a.w[1] |= b.w[1]; a.w[2] |= b.w[2]; a.w[3] |= b.w[3];
+    return a;
+}
+ALWAYS_INLINE b256 b256_xor(b256 a, b256 b) {
+    a.w[0] ^= b.w[0]; a.w[1] ^= b.w[1]; a.w[2] ^= b.w[2]; a.w[3] ^= b.w[3];
+    return a;
+}
+ALWAYS_INLINE b256 b256_andn(b256 a, b256 b) {
+    a.w[0] &= ~b.w[0]; a.w[1] &= ~b.w[1]; a.w[2] &= ~b.w[2]; a.w[3] &= ~b.w[3];
+    return a;
+}
+/* Shifts by a constant 0 < s < 128, written out (the compiler folds the branches; a
+ * loop over the words here made the 16x16 kernel several times slower). */
+ALWAYS_INLINE b256 b256_shl(b256 a, const int s) {
+    b256 r;
+    if (s < 64) {
+        r.w[3] = (a.w[3] << s) | (a.w[2] >> (64 - s));
+        r.w[2] = (a.w[2] << s) | (a.w[1] >> (64 - s));
+        r.w[1] = (a.w[1] << s) | (a.w[0] >> (64 - s));
+        r.w[0] = a.w[0] << s;
+    } else if (s == 64) {
+        r.w[3] = a.w[2]; r.w[2] = a.w[1]; r.w[1] = a.w[0]; r.w[0] = 0;
+    } else {
+        const int k = s - 64;
+        r.w[3] = (a.w[2] << k) | (a.w[1] >> (64 - k));
+        r.w[2] = (a.w[1] << k) | (a.w[0] >> (64 - k));
+        r.w[1] = a.w[0] << k;
+        r.w[0] = 0;
+    }
+    return r;
+}
+ALWAYS_INLINE b256 b256_shr(b256 a, const int s) {
+    b256 r;
+    if (s < 64) {
+        r.w[0] = (a.w[0] >> s) | (a.w[1] << (64 - s));
+        r.w[1] = (a.w[1] >> s) | (a.w[2] << (64 - s));
+        r.w[2] = (a.w[2] >> s) | (a.w[3] << (64 - s));
+        r.w[3] = a.w[3] >> s;
+    } else if (s == 64) {
+        r.w[0] = a.w[1]; r.w[1] = a.w[2]; r.w[2] = a.w[3]; r.w[3] = 0;
+    } else {
+        const int k = s - 64;
+        r.w[0] = (a.w[1] >> k) | (a.w[2] << (64 - k));
+        r.w[1] = (a.w[2] >> k) | (a.w[3] << (64 - k));
+        r.w[2] = a.w[3] >> k;
+        r.w[3] = 0;
+    }
+    return r;
+}
+static inline int b256_nz(b256 a) { return (a.w[0] | a.w[1] | a.w[2] | a.w[3]) != 0; }
+static inline int b256_eq(b256 a, b256 b) {
+    return a.w[0] == b.w[0] && a.w[1] == b.w[1] && a.w[2] == b.w[2] && a.w[3] == b.w[3];
+}
+static inline int b256_pop(b256 a) {
+    return __builtin_popcountll(a.w[0]) + __builtin_popcountll(a.w[1]) +
+           __builtin_popcountll(a.w[2]) + __builtin_popcountll(a.w[3]);
+}
+static inline b256 b256_bit(int i) {
+    b256 r = {{0, 0, 0, 0}};
+    r.w[i >> 6] = 1ULL << (i & 63);
+    return r;
+}
+static inline int b256_lowidx(b256 a) {
+    for (int i = 0; i < 4; i++)
+        if (a.w[i]) return 64 * i + __builtin_ctzll(a.w[i]);
+    return -1;
+}
+static inline b256 b256_clearlow(b256 a) {
+    for (int i = 0; i < 4; i++)
+        if (a.w[i]) { a.w[i] &= a.w[i] - 1; break; }
+    return a;
+}
+static inline int k256_kth(b256 m, int k) {
+    for (int i = 0; i < 4; i++) {
+        int c = __builtin_popcountll(m.w[i]);
+        if (k < c) {
+            uint64_t w = m.w[i];
+            while (k-- > 0) w &= w - 1;
+            return 64 * i + __builtin_ctzll(w);
+        }
+        k -= c;
+    }
+    return -1;
+}
+static const b256 B256_HMASK = {{0x7FFE7FFE7FFE7FFEULL, 0x7FFE7FFE7FFE7FFEULL,
+                                 0x7FFE7FFE7FFE7FFEULL, 0x7FFE7FFE7FFE7FFEULL}};
+
+#define BB b256
+#define STRIDE 16
+#define B_ZERO ((b256){{0, 0, 0, 0}})
+#define B_AND(a, b) b256_and(a, b)
+#define B_OR(a, b) b256_or(a, b)
+#define B_XOR(a, b) b256_xor(a, b)
+#define B_ANDN(a, b) b256_andn(a, b)
+#define B_SHL(a, s) b256_shl(a, s)
+#define B_SHR(a, s) b256_shr(a, s)
+#define B_NZ(a) b256_nz(a)
+#define B_EQ(a, b) b256_eq(a, b)
+#define B_POP(a) b256_pop(a)
+#define B_BIT(i) b256_bit(i)
+#define B_LOWIDX(a) b256_lowidx(a)
+#define B_CLEARLOW(a) b256_clearlow(a)
+#define B_HMASK B256_HMASK
+#define B_HASH(p, o) mix64(mix64((p).w[0] ^ (p).w[2], (p).w[1] ^ (p).w[3]), mix64((o).w[0] ^ (o).w[2], (o).w[1] ^ (o).w[3]))
+#define KFN(x) k256_##x
+#include "_reversi_kernel.h"
+#undef KFN
+
+/* ----------------------------------------------------------------------------------- */
+/* Positions in from Python. */
+
+typedef struct {
+    int n;
+    int wide;        /* 0: uint64_t layout (n <= 8), 1: b256 layout */
+    uint64_t p64, o64;
+    b256 p256, o256; /* P: the side to move */
+} Pos;
+
+static int use_popcnt = 0;
+
+/* `len` (<= 16) bits of a row-major board starting at bit `pos`. */
+static inline uint64_t get_bits(const uint64_t *w, int pos, int len) {
+    int i = pos >> 6, s = pos & 63;
+    uint64_t v = w[i] >> s;
+    if (s + len > 64 && i + 1 < 4) v |= w[i + 1] << (64 - s);
+    return v & ((1ULL << len) - 1);
+}
+
+/* A Python int holding a row-major board of side n, as 4 words; -1 with an exception. */
+static int read_board(PyObject *v, int n, uint64_t w[4]) {
+    if (!PyLong_Check(v)) {
+        PyErr_SetString(PyExc_TypeError, "a bitboard must be an int");
+        return -1;
+    }
+    int area = n * n;
+    PyObject *zero = PyLong_FromLong(0);
+    int neg = PyObject_RichCompareBool(v, zero, Py_LT);
+    Py_DECREF(zero);
+    if (neg != 0) {
+        if (neg > 0) PyErr_SetString(PyExc_ValueError, "a bitboard must not be negative");
+        return -1;
+    }
+    memset(w, 0, 4 * sizeof(uint64_t));
+    if (area <= 64) {
+        unsigned long long x = PyLong_AsUnsignedLongLong(v);
+        if (x == (unsigned long long)-1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "bitboard has bits beyond the board");
+            return -1;
+        }
+        if (area < 64 && (x >> area)) {
+            PyErr_SetString(PyExc_ValueError, "bitboard has bits beyond the board");
+            return -1;
+        }
+        w[0] = x;
+        return 0;
+    }
+    size_t bits = _PyLong_NumBits(v);
+    if (bits == (size_t)-1 && PyErr_Occurred()) return -1;
+    if (bits > (size_t)area) {
+        PyErr_SetString(PyExc_ValueError, "bitboard has bits beyond the board");
+        return -1;
+    }
+    for (int i = 0; i < 4; i++) {
+        PyObject *sh = PyLong_FromLong(64 * i);
+        PyObject *part = sh ? PyNumber_Rshift(v, sh) : NULL;
+        Py_XDECREF(sh);
+        if (!part) return -1;
+        w[i] = PyLong_AsUnsignedLongLongMask(part);
+        Py_DECREF(part);
+        if (PyErr_Occurred()) return -1;
+    }
+    return 0;
+}
+
+static uint64_t layout64(const uint64_t w[4], int n) {
+    if (n == 8) return w[0];
+    uint64_t r = 0;
+    for (int row = 0; row < n; row++) r |= get_bits(w, row * n, n) << (8 * row);
+    return r;
+}
+
+static b256 layout256(const uint64_t w[4], int n) {
+    b256 r = {{0, 0, 0, 0}};
+    for (int row = 0; row < n; row++) r.w[row >> 2] |= get_bits(w, row * n, n) << (16 * (row & 3));
+    return r;
+}
+
+static int check_n(int n) {
+    if (n < 4 || n > 16 || n % 2) {
+        PyErr_SetString(PyExc_ValueError, "board size must be an even number from 4 to 16");
+        return -1;
+    }
+    return 0;
+}
+
+static int read_pos(int n, PyObject *black, PyObject *white, int to_move, Pos *pos) {
+    uint64_t b[4], wh[4];
+    if (check_n(n) < 0) return -1;
+    if (to_move != 1 && to_move != 2) {
+        PyErr_SetString(PyExc_ValueError, "to_move must be 1 (black) or 2 (white)");
+        return -1;
+    }
+    if (read_board(black, n, b) < 0 || read_board(white, n, wh) < 0) return -1;
+    if ((b[0] & wh[0]) | (b[1] & wh[1]) | (b[2] & wh[2]) | (b[3] & wh[3])) {
+        PyErr_SetString(PyExc_ValueError, "black and white discs on the same square");
+        return -1;
+    }
+    const uint64_t *p = to_move == 1 ? b : wh, *o = to_move == 1 ? wh : b;
+    pos->n = n;
+    pos->wide = n > 8;
+    if (pos->wide) {
+        pos->p256 = layout256(p, n);
+        pos->o256 = layout256(o, n);
+    } else {
+        pos->p64 = layout64(p, n);
+        pos->o64 = layout64(o, n);
+    }
+    return 0;
+}
+
+static uint64_t valid64(int n) {
+    uint64_t r = 0;
+    for (int row = 0; row < n; row++) r |= ((1ULL << n) - 1) << (8 * row);
+    return r;
+}
+
+static b256 valid256(int n) {
+    b256 r = {{0, 0, 0, 0}};
+    for (int row = 0; row < n; row++) r.w[row >> 2] |= ((1ULL << n) - 1) << (16 * (row & 3));
+    return r;
+}
+
+/* A layout square as a move number of the row-major board. */
+static inline int layout_to_move(int sq, int n) {
+    int stride = n > 8 ? 16 : 8;
+    return (sq / stride) * n + sq % stride;
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* Dispatch over the representations. */
+
+static uint64_t run_perft(const Pos *p, int depth) {
+    if (p->wide) return k256_perft(p->p256, p->o256, valid256(p->n), depth);
+#ifdef HAVE_POPCNT_BUILD
+    if (use_popcnt) return k64p_perft(p->p64, p->o64, valid64(p->n), depth);
+#endif
+    return k64_perft(p->p64, p->o64, valid64(p->n), depth);
+}
+
+static int run_playout(const Pos *p, uint64_t *rng) {
+    int area = p->n * p->n;
+    if (p->wide) return k256_playout(p->p256, p->o256, valid256(p->n), area, rng);
+#ifdef HAVE_POPCNT_BUILD
+    if (use_popcnt) return k64p_playout(p->p64, p->o64, valid64(p->n), area, rng);
+#endif
+    return k64_playout(p->p64, p->o64, valid64(p->n), area, rng);
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* Python functions. */
+
+static PyObject *py_perft(PyObject *self, PyObject *args) {
+    int n, to_move, depth;
+    PyObject *black, *white;
+    Pos pos;
+    if (!PyArg_ParseTuple(args, "iOOii", &n, &black, &white, &to_move, &depth)) return NULL;
+    if (read_pos(n, black, white, to_move, &pos) < 0) return NULL;
+    if (depth < 0 || depth > 40) {
+        PyErr_SetString(PyExc_ValueError, "perft depth must be 0..40");
+        return NULL;
+    }
+    uint64_t count;
+    Py_BEGIN_ALLOW_THREADS
+    count = run_perft(&pos, depth);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromUnsignedLongLong(count);
+}
+
+#define MAX_PLAYOUTS 100000000LL
+
+static PyObject *py_playouts(PyObject *self, PyObject *args) {
+    int n, to_move;
+    long long count;
+    unsigned long long seed;
+    PyObject *black, *white;
+    Pos pos;
+    if (!PyArg_ParseTuple(args, "iOOiLK", &n, &black, &white, &to_move, &count, &seed)) return NULL;
+    if (read_pos(n, black, white, to_move, &pos) < 0) return NULL;
+    if (count < 0 || count > MAX_PLAYOUTS) {
+        PyErr_SetString(PyExc_ValueError, "playout count out of range");
+        return NULL;
+    }
+    long long wins = 0, draws = 0;
+    uint64_t rng = seed;
+    Py_BEGIN_ALLOW_THREADS
+    for (long long i = 0; i < count; i++) {
+        int d = run_playout(&pos, &rng);
+        wins += d > 0;
+        draws += d == 0;
+    }
+    Py_END_ALLOW_THREADS
+    return Py_BuildValue("LLL", wins, draws, count - wins - draws);
+}
+
+static PyObject *py_playout_scores(PyObject *self, PyObject *args) {
+    int n, to_move;
+    Py_ssize_t count;
+    unsigned long long seed;
+    PyObject *black, *white;
+    Pos pos;
+    if (!PyArg_ParseTuple(args, "iOOinK", &n, &black, &white, &to_move, &count, &seed)) return NULL;
+    if (read_pos(n, black, white, to_move, &pos) < 0) return NULL;
+    if (count < 0 || count > 10000000) {
+        PyErr_SetString(PyExc_ValueError, "playout count out of range");
+        return NULL;
+    }
+    int *out = malloc(sizeof(int) * (size_t)(count + 1));
+    if (!out) return PyErr_NoMemory();
+    uint64_t rng = seed;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < count; i++) out[i] = run_playout(&pos, &rng);
+    Py_END_ALLOW_THREADS
+    PyObject *list = PyList_New(count);
+    if (list) {
+        for (Py_ssize_t i = 0; i < count; i++) {
+            PyObject *v = PyLong_FromLong(out[i]);
+            if (!v) { Py_CLEAR(list); break; }
+            PyList_SET_ITEM(list, i, v);
+        }
+    }
+    free(out);
+    return list;
+}
+
+static PyObject *py_playouts_many(PyObject *self, PyObject *args) {
+    int n;
+    long long count;
+    unsigned long long seed;
+    PyObject *leaves;
+    if (!PyArg_ParseTuple(args, "iOLK", &n, &leaves, &count, &seed)) return NULL;
+    if (check_n(n) < 0) return NULL;
+    if (count < 1 || count > MAX_PLAYOUTS) {
+        PyErr_SetString(PyExc_ValueError, "playout count out of range");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(leaves, "leaves must be a sequence of (black, white, to_move)");
+    if (!seq) return NULL;
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(seq);
+    Pos *pos = malloc(sizeof(Pos) * (size_t)(m + 1));
+    double *val = malloc(sizeof(double) * (size_t)(m + 1));
+    if (!pos || !val) {
+        free(pos);
+        free(val);
+        Py_DECREF(seq);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < m; i++) {
+        PyObject *leaf = PySequence_Fast_GET_ITEM(seq, i);
+        PyObject *b, *w;
+        int tm;
+        if (!PyTuple_Check(leaf) || !PyArg_ParseTuple(leaf, "OOi", &b, &w, &tm) ||
+            read_pos(n, b, w, tm, &pos[i]) < 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a leaf is a (black, white, to_move) tuple");
+            free(pos);
+            free(val);
+            Py_DECREF(seq);
+            return NULL;
+        }
+    }
+    Py_DECREF(seq);
+    uint64_t rng = seed;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < m; i++) {
+        long long points = 0; /* 2 a win, 1 a draw */
+        for (long long g = 0; g < count; g++) {
+            int d = run_playout(&pos[i], &rng);
+            points += d > 0 ? 2 : d == 0;
+        }
+        val[i] = (double)points / (2.0 * (double)count);
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *list = PyList_New(m);
+    if (list) {
+        for (Py_ssize_t i = 0; i < m; i++) {
+            PyObject *v = PyFloat_FromDouble(val[i]);
+            if (!v) { Py_CLEAR(list); break; }
+            PyList_SET_ITEM(list, i, v);
+        }
+    }
+    free(pos);
+    free(val);
+    return list;
+}
+
+/* Solver set-up shared by both representations. */
+#define SOLVE_SETUP(PFX, VALID)                                                     \
+    PFX##_ctx c;                                                                    \
+    memset(&c, 0, sizeof c);                                                        \
+    c.valid = VALID;                                                                \
+    c.area = n * n;                                                                 \
+    c.shallow = shallow;                                                            \
+    c.max_nodes = max_nodes ? max_nodes : UINT64_MAX;                               \
+    c.deadline = deadline;                                                          \
+    c.tt_min = tt_min;
+
+static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"n", "black", "white", "to_move", "exact", "max_nodes", "deadline",
+                             "tt_bits", "shallow", NULL};
+    int n, to_move, exact = 1, tt_bits = -1, shallow = 6;
+    unsigned long long max_nodes = 0;
+    double deadline = 0.0;
+    PyObject *black, *white;
+    Pos pos;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOi|pKdii", kwlist, &n, &black, &white, &to_move,
+                                     &exact, &max_nodes, &deadline, &tt_bits, &shallow))
+        return NULL;
+    if (read_pos(n, black, white, to_move, &pos) < 0) return NULL;
+    if (shallow < 1 || shallow > 12) shallow = 6;
+    int empties;
+    if (pos.wide)
+        empties = n * n - b256_pop(pos.p256) - b256_pop(pos.o256);
+    else
+        empties = n * n - __builtin_popcountll(pos.p64) - __builtin_popcountll(pos.o64);
+    if (empties > 64) {
+        PyErr_SetString(PyExc_ValueError, "the solver takes positions with at most 64 empty squares");
+        return NULL;
+    }
+    /* The table pays for itself only on longer solves: its allocation alone costs more
+     * than a whole 12-empty solve. */
+    if (tt_bits < 0) tt_bits = empties >= 16 ? 20 : empties >= 14 ? 16 : 0;
+    if (tt_bits > 26) tt_bits = 26;
+    int tt_min = 7;
+    int alpha = exact ? -1000 : -1, beta = exact ? 1000 : 1;
+    int value = 0, best = -1, aborted = 0;
+    uint64_t nodes = 0;
+    void *tt = NULL;
+    if (tt_bits > 0) {
+        size_t esize = pos.wide ? sizeof(k256_tt_entry) : sizeof(k64_tt_entry);
+        tt = calloc((size_t)1 << tt_bits, esize);
+        if (!tt) return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS
+    if (pos.wide) {
+        SOLVE_SETUP(k256, valid256(n))
+        int h = n / 2;
+        for (int q = 0; q < 4; q++) {
+            b256 m = {{0, 0, 0, 0}};
+            for (int r = 0; r < n; r++)
+                for (int col = 0; col < n; col++)
+                    if ((r >= h) * 2 + (col >= h) == q) m = b256_or(m, b256_bit(r * 16 + col));
+            c.quad[q] = m;
+        }
+        c.corners = b256_or(b256_or(b256_bit(0), b256_bit(n - 1)),
+                            b256_or(b256_bit((n - 1) * 16), b256_bit((n - 1) * 16 + n - 1)));
+        c.tt = tt;
+        c.tt_mask = tt ? ((uint64_t)1 << tt_bits) - 1 : 0;
+        value = k256_root(&c, pos.p256, pos.o256, alpha, beta, &best);
+        nodes = c.nodes;
+        aborted = c.aborted;
+    } else {
+        uint64_t quad[4] = {0, 0, 0, 0}, corners;
+        int h = n / 2;
+        for (int r = 0; r < n; r++)
+            for (int col = 0; col < n; col++) quad[(r >= h) * 2 + (col >= h)] |= 1ULL << (r * 8 + col);
+        corners = (1ULL << 0) | (1ULL << (n - 1)) | (1ULL << ((n - 1) * 8)) | (1ULL << ((n - 1) * 8 + n - 1));
+#ifdef HAVE_POPCNT_BUILD
+        if (use_popcnt) {
+            SOLVE_SETUP(k64p, valid64(n))
+            memcpy(c.quad, quad, sizeof quad);
+            c.corners = corners;
+            c.tt = tt;
+            c.tt_mask = tt ? ((uint64_t)1 << tt_bits) - 1 : 0;
+            value = k64p_root(&c, pos.p64, pos.o64, alpha, beta, &best);
+            nodes = c.nodes;
+            aborted = c.aborted;
+        } else
+#endif
+        {
+            SOLVE_SETUP(k64, valid64(n))
+            memcpy(c.quad, quad, sizeof quad);
+            c.corners = corners;
+            c.tt = tt;
+            c.tt_mask = tt ? ((uint64_t)1 << tt_bits) - 1 : 0;
+            value = k64_root(&c, pos.p64, pos.o64, alpha, beta, &best);
+            nodes = c.nodes;
+            aborted = c.aborted;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    free(tt);
+    int move = best == -1 ? -1 : best == -2 ? n * n : layout_to_move(best, n);
+    if (!exact && !aborted) value = value > 0 ? 1 : value < 0 ? -1 : 0;
+    return Py_BuildValue("iiKO", aborted ? 0 : value, aborted ? -1 : move, (unsigned long long)nodes,
+                         aborted ? Py_False : Py_True);
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* The bench's yardstick: a plain C random-playout loop from the 8x8 start, written the
+ * obvious way (a loop per direction for the moves, a walk per direction for the flips,
+ * xorshift and a modulo for the choice), independent of the kernel above. */
+
+static const int REF_DIRS[8][2] = {{-1, -1}, {-1, 0}, {-1, 1}, {0, -1}, {0, 1}, {1, -1}, {1, 0}, {1, 1}};
+
+static uint64_t ref_shift(uint64_t b, int dr, int dc) {
+    const uint64_t not_a = 0xFEFEFEFEFEFEFEFEULL, not_h = 0x7F7F7F7F7F7F7F7FULL;
+    if (dc == 1) b = (b << 1) & not_a;
+    if (dc == -1) b = (b >> 1) & not_h;
+    if (dr == 1) b <<= 8;
+    if (dr == -1) b >>= 8;
+    return b;
+}
+
+static uint64_t ref_moves(uint64_t p, uint64_t o) {
+    uint64_t empty = ~(p | o), moves = 0;
+    for (int d = 0; d < 8; d++) {
+        uint64_t t = ref_shift(p, REF_DIRS[d][0], REF_DIRS[d][1]) & o;
+        for (int i = 0; i < 5; i++) t |= ref_shift(t, REF_DIRS[d][0], REF_DIRS[d][1]) & o;
+        moves |= ref_shift(t, REF_DIRS[d][0], REF_DIRS[d][1]) & empty;
+    }
+    return moves;
+}
+
+static uint64_t ref_flips(uint64_t p, uint64_t o, int sq) {
+    uint64_t flips = 0;
+    for (int d = 0; d < 8; d++) {
+        uint64_t run = 0, t = ref_shift(1ULL << sq, REF_DIRS[d][0], REF_DIRS[d][1]);
+        while (t & o) {
+            run |= t;
+            t = ref_shift(t, REF_DIRS[d][0], REF_DIRS[d][1]);
+        }
+        if (t & p) flips |= run;
+    }
+    return flips;
+}
+
+static PyObject *py_reference_playouts(PyObject *self, PyObject *args) {
+    long long count;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "LK", &count, &seed)) return NULL;
+    if (count < 0 || count > MAX_PLAYOUTS) {
+        PyErr_SetString(PyExc_ValueError, "playout count out of range");
+        return NULL;
+    }
+    long long black = 0, white = 0;
+    uint64_t x = seed | 1;
+    Py_BEGIN_ALLOW_THREADS
+    for (long long g = 0; g < count; g++) {
+        uint64_t p = 0x0000000810000000ULL, o = 0x0000001008000000ULL; /* black to move */
+        int side = 0, passes = 0;
+        while (passes < 2) {
+            uint64_t m = ref_moves(p, o);
+            if (!m) {
+                passes++;
+            } else {
+                passes = 0;
+                x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+                int k = (int)(x % (uint64_t)__builtin_popcountll(m));
+                while (k--) m &= m - 1;
+                int sq = __builtin_ctzll(m);
+                uint64_t f = ref_flips(p, o, sq);
+                p |= f | (1ULL << sq);
+                o &= ~f;
+            }
+            uint64_t t = p; p = o; o = t;
+            side ^= 1;
+        }
+        int d = __builtin_popcountll(p) - __builtin_popcountll(o);
+        if (side) d = -d; /* p is black again when side == 0 */
+        black += d > 0;
+        white += d < 0;
+    }
+    Py_END_ALLOW_THREADS
+    return Py_BuildValue("LLL", black, white, count - black - white);
+}
+
+static PyObject *py_popcnt(PyObject *self, PyObject *noargs) {
+    return PyBool_FromLong(use_popcnt);
+}
+
+static PyMethodDef methods[] = {
+    {"perft", py_perft, METH_VARARGS,
+     "perft(n, black, white, to_move, depth) -> leaves (passes are moves; an ended game is one "
+     "leaf at every later depth)"},
+    {"playouts", py_playouts, METH_VARARGS,
+     "playouts(n, black, white, to_move, count, seed) -> (wins, draws, losses) of the side to move"},
+    {"playout_scores", py_playout_scores, METH_VARARGS,
+     "playout_scores(n, black, white, to_move, count, seed) -> final disc differentials for the side "
+     "to move, one a game"},
+    {"playouts_many", py_playouts_many, METH_VARARGS,
+     "playouts_many(n, leaves, count, seed) -> the mean score (1 win, 0.5 draw) for each leaf's side "
+     "to move; leaves: (black, white, to_move) tuples"},
+    {"solve", (PyCFunction)(void (*)(void))py_solve, METH_VARARGS | METH_KEYWORDS,
+     "solve(n, black, white, to_move, exact=True, max_nodes=0, deadline=0.0, tt_bits=-1, shallow=6) "
+     "-> (value, move, nodes, complete): value the final disc differential for the side to move with "
+     "best play (exact=False: its sign only), move the best move (n*n a pass, -1 game over), complete "
+     "False when max_nodes or the deadline (time.monotonic() seconds) stopped it"},
+    {"reference_playouts", py_reference_playouts, METH_VARARGS,
+     "reference_playouts(count, seed) -> (black wins, white wins, draws): the bench's plain C loop "
+     "from the 8x8 start"},
+    {"popcnt", py_popcnt, METH_NOARGS, "popcnt() -> whether the POPCNT build of the 8x8 kernel runs"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef moduledef = {
+    PyModuleDef_HEAD_INIT, "_reversicore", "The Reversi kernel in C: perft, random playouts, endgame solver.",
+    -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__reversicore(void) {
+#ifdef HAVE_POPCNT_BUILD
+    __builtin_cpu_init();
+    use_popcnt = __builtin_cpu_supports("popcnt");
+#endif
+    return PyModule_Create(&moduledef);
+}

@@ -1,0 +1,92 @@
+"""The Reversi engine: the generic MCTS with the Reversi evaluator and oracle, its tree
+kept from move to move, behind the searcher contract of :mod:`engine.search.searcher`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable
+
+import numpy as np
+
+from ..game import GameError, Outcome, Verdict
+from ..search.limits import Limits, SearchInfo, SearchResult
+from ..search.mcts import MCTS
+from . import kernel
+from .evaluate import ReversiEvaluator, ReversiOracle
+from .options import ReversiOptions
+from .rules import ReversiConfig, ReversiState
+
+
+class ReversiEngine:
+    """Plays Reversi on one board size, one game at a time, reusing its tree when the
+    next position continues the last one's history.  ``game``: a
+    :class:`~engine.reversi.rules.ReversiConfig` or the board side.
+
+    From ``root_empties`` empty squares it first solves the position exactly (within
+    half the remaining time under a deadline) and, when that succeeds, answers with the
+    best move at once; :attr:`last_margin` then holds the final disc differential for
+    the side to move with best play (else ``None``).
+
+    ``seed``: an int or a ``numpy.random.Generator`` (``None``: fresh entropy); a seed and
+    a node or playout limit reproduce a search exactly.
+    """
+
+    def __init__(self, game: ReversiConfig | int = 8, options: ReversiOptions | None = None,
+                 seed: int | np.random.Generator | None = None) -> None:
+        config = game if isinstance(game, ReversiConfig) else ReversiConfig(game)
+        options = options if options is not None else ReversiOptions()
+        n = config.size
+        self.config = config
+        self.n = n
+        self.options = options
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        per_leaf = options.playouts_per_leaf
+        if per_leaf is None:
+            per_leaf = 16 if kernel.native() is not None else 4
+        self.evaluator = ReversiEvaluator(n, per_leaf, options.order)
+        self.oracle = (ReversiOracle(options.tree_empties, options.root_empties, options.tree_nodes,
+                                     options.root_nodes) if options.solver else None)
+        self.tree = MCTS(self.evaluator, self.oracle, options.tree_settings(), rng)
+        self.last_margin: int | None = None
+
+    def new_game(self) -> None:
+        """Forget the tree."""
+        self.tree.reset()
+
+    def close(self) -> None:
+        """Nothing to release (no threads or processes); the tree goes with the engine."""
+        self.tree.reset()
+
+    def search(self, state: ReversiState, limits: Limits, stop: threading.Event | None = None,
+               on_info: Callable[[SearchInfo], None] | None = None,
+               started: float | None = None) -> SearchResult:
+        """The move to play at ``state`` (not modified); :class:`GameError` when the game
+        is over or the board is of another size."""
+        if state.n != self.n:
+            raise GameError(f"this engine plays {self.n}x{self.n}, the position is {state.n}x{state.n}")
+        t0 = time.monotonic() if started is None else started
+        self.last_margin = None
+        if self.oracle is not None and not state.is_terminal():
+            deadline = None
+            if limits.deadline is not None:
+                now = time.monotonic()
+                deadline = now + 0.5 * max(0.0, limits.deadline - now)
+            # (the tree's own root verdict, when it builds a new root, is this one, cached)
+            verdict = self.oracle.solve_root(state, deadline)
+            if verdict.outcome and verdict.moves:
+                return self._proven(verdict, t0, on_info)
+        self.tree.set_root(state)
+        return self.tree.search(limits, stop, on_info, started)
+
+    def _proven(self, verdict: Verdict, t0: float, on_info: Callable[[SearchInfo], None] | None) -> SearchResult:
+        """The result of a root the solver decided."""
+        self.last_margin = verdict.facts
+        move = verdict.moves[0]
+        value = Outcome(verdict.outcome).score
+        elapsed = time.monotonic() - t0
+        if on_info is not None:
+            on_info(SearchInfo(playouts=0, nodes=0, depth=verdict.plies, value=value, pv=[move], elapsed=elapsed))
+        return SearchResult(move=move, value=value, pv=[move], depth=verdict.plies, elapsed=elapsed,
+                            proven=Outcome(verdict.outcome).label, reason="proven")
