@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from engine.api import best_move, options_for
+from engine.api import best_move, option_keys, options_for
 from engine.game import GameError
 from engine.mnk.engine import MnkEngine
 from engine.mnk.options import MnkOptions
@@ -271,3 +271,18 @@ def test_open_engine_uses_a_second_thread_only_where_it_has_work():
     assert not open_engine(c15, options_for(c15, "uct"), threads=2).options.root.thread
     with pytest.raises(TypeError):
         open_engine("chess")
+
+
+def test_one_keyed_options_implementation_serves_every_game():
+    """Both games' options convert and check values the same way (engine.options)."""
+    from engine.reversi.rules import ReversiConfig
+
+    for game in (GameConfig(), ReversiConfig(8)):
+        keys = {k for k, _, _ in option_keys(game)}
+        assert "tree.exploration" in keys
+        opts = options_for(game, "uct", {"exploration": "1.1", "tree.reuse_tree": "off"})
+        assert opts.tree.exploration == 1.1 and opts.tree.reuse_tree is False
+        for bad, words in (({"exploration": "x"}, "want a number"), ({"nope": "1"}, "valid keys"),
+                           ({"reuse_tree": "maybe"}, "true or false"), ({"exploration": "-1"}, "exploration")):
+            with pytest.raises(ValueError, match=words):
+                options_for(game, "uct", bad)

@@ -278,7 +278,7 @@ def test_cli_bench_json():
 def test_options_by_key():
     opts = ReversiOptions.preset("uct").with_values({"playouts_per_leaf": "8", "order": "off", "exploration": "1.2",
                                                      "tree-empties": "none"})
-    assert (opts.playouts_per_leaf, opts.order, opts.exploration, opts.tree_empties) == (8, False, 1.2, None)
+    assert (opts.playouts_per_leaf, opts.order, opts.tree.exploration, opts.tree_empties) == (8, False, 1.2, None)
     for bad in ({"nope": 1}, {"order": "maybe"}, {"playouts_per_leaf": "x"}, {"playouts_per_leaf": "0"},
                 {"exploration": "-1"}, {"tree_nodes": "-5"}):
         with pytest.raises(ValueError):
@@ -293,7 +293,7 @@ def test_the_facade_opens_the_reversi_engine():
     config = ReversiConfig(6)
     assert config.label == "reversi 6x6" and config.new_state().config == config
     keys = {k for k, _, _ in option_keys(config)}
-    assert {"playouts_per_leaf", "tree_empties", "exploration"} <= keys
+    assert {"playouts_per_leaf", "tree_empties", "tree.exploration"} <= keys
     engine = open_engine(config, options_for(config, "uct", {"playouts_per_leaf": "4"}), seed=1)
     assert isinstance(engine, ReversiEngine) and engine.evaluator.weight == 4
     state = config.new_state()

@@ -15,9 +15,10 @@ lists them all.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from .. import options as keyed
 from ..search.mcts import TreeSettings
 
 
@@ -143,7 +144,8 @@ class MnkOptions:
     native: NativeTree = field(default_factory=NativeTree)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "mode", Mode(self.mode))
+        if not isinstance(self.mode, Mode):
+            raise ValueError(f"mode must be a Mode (uct or guided), got {self.mode!r}")
 
     @classmethod
     def uct(cls) -> "MnkOptions":
@@ -174,86 +176,9 @@ class MnkOptions:
     def with_values(self, values: dict[str, Any]) -> "MnkOptions":
         """A copy with ``values`` set by key (see :func:`option_keys`); text values are
         converted to the field's type.  ``ValueError`` names a bad key or value."""
-        opts = self
-        for key, raw in values.items():
-            group, name = _resolve(key)
-            if group is None:
-                opts = replace(opts, mode=Mode(_convert("mode", raw, Mode)))
-                continue
-            sub = getattr(opts, group)
-            kind = _field_types(type(sub))[name]
-            try:
-                opts = replace(opts, **{group: replace(sub, **{name: _convert(key, raw, kind)})})
-            except (TypeError, ValueError) as exc:
-                raise ValueError(f"{key}: {exc}") from None
-        return opts
-
-
-_GROUPS = {"tree": TreeSettings, "leaves": Leaves, "knowledge": Knowledge, "root": RootTactics, "native": NativeTree}
-#: Fields not set from the command line (structured values).
-_NOT_KEYS = {("root", "budgets")}
-
-
-def _field_types(cls) -> dict[str, Any]:
-    defaults = cls()
-    return {f.name: type(getattr(defaults, f.name)) if getattr(defaults, f.name) is not None else int
-            for f in fields(cls)}
+        return keyed.with_values(self, values)
 
 
 def option_keys() -> list[tuple[str, str, Any]]:
     """Every settable key as ``(dotted key, type name, default of the plain preset)``."""
-    out: list[tuple[str, str, Any]] = [("mode", "uct|guided", "uct")]
-    for group, cls in _GROUPS.items():
-        defaults = cls()
-        for f in fields(cls):
-            if (group, f.name) in _NOT_KEYS:
-                continue
-            value = getattr(defaults, f.name)
-            kind = "int|none" if value is None else type(value).__name__
-            out.append((f"{group}.{f.name}", kind, value))
-    return out
-
-
-def _resolve(key: str) -> tuple[str | None, str]:
-    """``(group, field)`` of a dotted or unique short key; ``ValueError`` listing the keys."""
-    k = key.strip().replace("-", "_")
-    if k == "mode":
-        return None, "mode"
-    known = {name for name, _, _ in option_keys()}
-    if k in known:
-        group, _, name = k.partition(".")
-        return group, name
-    matches = [name for name in known if name.split(".")[-1] == k]
-    if len(matches) == 1:
-        group, _, name = matches[0].partition(".")
-        return group, name
-    hint = f" (ambiguous: {', '.join(sorted(matches))})" if matches else ""
-    raise ValueError(f"unknown engine option {key!r}{hint}; valid keys: {', '.join(sorted(known))}")
-
-
-def _convert(key: str, raw: Any, kind: Any) -> Any:
-    """``raw`` (text or a value) as ``kind``; ``ValueError`` says what was expected."""
-    if not isinstance(raw, str):
-        if kind is float and isinstance(raw, int) and not isinstance(raw, bool):
-            return float(raw)
-        return raw
-    text = raw.strip().lower()
-    try:
-        if kind is bool:
-            if text in ("true", "1", "yes", "on"):
-                return True
-            if text in ("false", "0", "no", "off"):
-                return False
-            raise ValueError
-        if kind is int:
-            return None if text == "none" else int(text)
-        if kind is float:
-            return float(text)
-        if kind is Mode:
-            return Mode(text)
-    except ValueError:
-        pass
-    else:
-        return raw
-    want = {bool: "true or false", int: "an integer", float: "a number", Mode: "uct or guided"}.get(kind, str(kind))
-    raise ValueError(f"{key}: want {want}, got {raw!r}")
+    return keyed.option_keys(MnkOptions.uct())

@@ -20,36 +20,16 @@ from __future__ import annotations
 
 from ..game import Outcome, Verdict
 from .cellsets import CellSets
-from .rules import EMPTY, Board, GameConfig, Rule
+from .rules import EMPTY, Board, GameConfig, Rule, line_wins, run_through
 
 _WIN, _LOSS, _DRAW = Outcome.WIN, Outcome.LOSS, Outcome.DRAW
-
-
-def line_wins(config: GameConfig, cells: list[int], c: int, p: int, d: int) -> bool:
-    """Would ``p`` playing the empty padded cell ``c`` complete a line along ``d``?"""
-    lo = c - d
-    while cells[lo] == p:
-        lo -= d
-    hi = c + d
-    while cells[hi] == p:
-        hi += d
-    run = (hi - lo) // d - 1
-    k = config.win_length
-    if run < k:
-        return False
-    rule = config.rule
-    if rule is Rule.FREESTYLE:
-        return True
-    if rule is Rule.EXACT:
-        return run == k
-    o = 3 - p
-    return run > k or not (cells[lo] == o and cells[hi] == o)
 
 
 def cell_wins(config: GameConfig, cells: list[int], c: int, p: int) -> bool:
     """Would ``p`` playing the empty padded cell ``c`` complete a line?"""
     for d in config.directions:
-        if line_wins(config, cells, c, p, d):
+        run, lo, hi = run_through(cells, c, p, d)
+        if line_wins(config, run, cells[lo], cells[hi], p):
             return True
     return False
 
@@ -101,14 +81,14 @@ class LineOracle:
                 while cells[e] == mover:
                     e += d
                 run = base + (e - hi) // d - 1
-                if run >= k and (plain or self._line_ok(run, cells[e], cells[lo], p)):
+                if run >= k and (plain or line_wins(cfg, run, cells[e], cells[lo], mover)):
                     threats.append(unpad[hi])
             if cells[lo] == EMPTY:
                 e = lo - d
                 while cells[e] == mover:
                     e -= d
                 run = base + (lo - e) // d - 1
-                if run >= k and (plain or self._line_ok(run, cells[e], cells[hi], p)):
+                if run >= k and (plain or line_wins(cfg, run, cells[e], cells[hi], mover)):
                     threats.append(unpad[lo])
         _, parent_threats, near1, near, occ = parent.facts
         wins = [w for w in parent_threats if w != move]
@@ -145,10 +125,3 @@ class LineOracle:
                 return Verdict(_LOSS, 2, sorted(threats), facts)
             return Verdict(Outcome.UNKNOWN, 0, list(threats), facts)  # the only move not lost at once
         return Verdict(Outcome.UNKNOWN, 0, None, facts)
-
-    def _line_ok(self, run: int, end_a: int, end_b: int, opp: int) -> bool:
-        """Does a run of ``run >= K`` stones, with the cells ``end_a``/``end_b`` just beyond
-        it, win under the exact or caro rule?"""
-        if self.config.rule is Rule.EXACT:
-            return run == self.config.win_length
-        return run > self.config.win_length or not (end_a == opp and end_b == opp)

@@ -167,6 +167,38 @@ class GameConfig:
         return (self.height + 2) * self.stride + 1
 
 
+def run_through(cells: Sequence[int], cell: int, player: int, d: int) -> tuple[int, int, int]:
+    """``(run, lo, hi)``: the length of ``player``'s run through the padded ``cell`` along
+    direction ``d`` (``cell`` counted as ``player``'s whatever it holds), and the padded
+    cells just beyond its two ends."""
+    lo = cell - d
+    while cells[lo] == player:
+        lo -= d
+    hi = cell + d
+    while cells[hi] == player:
+        hi += d
+    return (hi - lo) // d - 1, lo, hi
+
+
+def line_wins(config: GameConfig, run: int, before: int, after: int, player: int) -> bool:
+    """The winning-line rule, in one place: does a maximal run of ``run`` stones of
+    ``player`` win, the cells just beyond its ends holding ``before`` and ``after``?
+
+    Freestyle: K or more.  Exact: exactly K.  Caro: K or more, except a run of exactly K
+    with opponent stones just beyond both ends (the board edge is not a block).
+    """
+    k = config.win_length
+    if run < k:
+        return False
+    rule = config.rule
+    if rule is Rule.FREESTYLE:
+        return True
+    if rule is Rule.EXACT:
+        return run == k
+    opponent = 3 - player
+    return run > k or not (before == opponent and after == opponent)
+
+
 def run_wins(config: GameConfig, cells: Sequence[int], cell: int, player: int) -> bool:
     """True when the stone of ``player`` at padded ``cell`` is part of a winning line.
 
@@ -182,23 +214,10 @@ def run_wins(config: GameConfig, cells: Sequence[int], cell: int, player: int) -
         hi = cell + d
         while cells[hi] == player:
             hi += d
-        run = (hi - lo) // d - 1
-        if run >= k and _run_is_win(config, cells, run, lo, hi, player):
+        run = (hi - lo) // d - 1  # inlined run_through: this is the hot path of every move
+        if run >= k and line_wins(config, run, cells[lo], cells[hi], player):
             return True
     return False
-
-
-def _run_is_win(config: GameConfig, cells: Sequence[int], run: int, lo: int, hi: int, player: int) -> bool:
-    """Does a maximal run of ``run`` >= K stones, bounded by padded cells ``lo`` and ``hi``, win?"""
-    k = config.win_length
-    rule = config.rule
-    if rule is Rule.FREESTYLE:
-        return True
-    if rule is Rule.EXACT:
-        return run == k
-    # CARO: a run of exactly k blocked by opponent stones at both ends does not win.
-    opponent = 3 - player
-    return run > k or not (cells[lo] == opponent and cells[hi] == opponent)
 
 
 def winning_line(board: "Board", move: int) -> list[int]:
@@ -217,14 +236,8 @@ def winning_line(board: "Board", move: int) -> list[int]:
         return []
     out: set[int] = set()
     for d in cfg.directions:
-        lo = cell - d
-        while cells[lo] == player:
-            lo -= d
-        hi = cell + d
-        while cells[hi] == player:
-            hi += d
-        run = (hi - lo) // d - 1
-        if run >= cfg.win_length and _run_is_win(cfg, cells, run, lo, hi, player):
+        run, lo, hi = run_through(cells, cell, player, d)
+        if line_wins(cfg, run, cells[lo], cells[hi], player):
             out.update(cfg.unpadded(c) for c in range(lo + d, hi, d))
     return sorted(out)
 

@@ -48,7 +48,7 @@ class ReversiEngine:
         self.evaluator = ReversiEvaluator(n, per_leaf, options.order)
         self.oracle = (ReversiOracle(options.tree_empties, options.root_empties, options.tree_nodes,
                                      options.root_nodes) if options.solver else None)
-        self.tree = MCTS(self.evaluator, self.oracle, options.tree_settings(), rng)
+        self.tree = MCTS(self.evaluator, self.oracle, options.tree, rng)
         self.last_margin: int | None = None
 
     def new_game(self) -> None:
