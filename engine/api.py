@@ -52,19 +52,12 @@ def options_for(game: Any, mode: str = "uct", values: Mapping[str, Any] | None =
     raise TypeError(f"no engine for {type(game).__name__}")
 
 
-def option_keys(game: Any) -> list[tuple[str, str, Any]]:
-    """Every engine option key of ``game``'s engine: ``(key, type, default)``."""
-    from .mnk.options import option_keys as mnk_keys
-    from .mnk.rules import GameConfig
-    from .reversi.rules import ReversiConfig
+def option_keys(options: Any) -> list[tuple[str, str, Any]]:
+    """Every key of a game's ``options`` (from :func:`options_for`) with its type and value:
+    ``(dotted key, type name, value)``."""
+    from .options import option_keys as keys
 
-    if isinstance(game, GameConfig):
-        return mnk_keys()
-    if isinstance(game, ReversiConfig):
-        from .reversi.options import option_keys as reversi_keys
-
-        return reversi_keys()
-    raise TypeError(f"no engine for {type(game).__name__}")
+    return keys(options)
 
 
 def open_engine(game: Any, options: Any = None, seed: "int | np.random.Generator | None" = None,

@@ -278,7 +278,7 @@ def test_one_keyed_options_implementation_serves_every_game():
     from engine.reversi.rules import ReversiConfig
 
     for game in (GameConfig(), ReversiConfig(8)):
-        keys = {k for k, _, _ in option_keys(game)}
+        keys = {k for k, _, _ in option_keys(options_for(game))}
         assert "tree.exploration" in keys
         opts = options_for(game, "uct", {"exploration": "1.1", "tree.reuse_tree": "off"})
         assert opts.tree.exploration == 1.1 and opts.tree.reuse_tree is False

@@ -292,7 +292,7 @@ def test_the_facade_opens_the_reversi_engine():
 
     config = ReversiConfig(6)
     assert config.label == "reversi 6x6" and config.new_state().config == config
-    keys = {k for k, _, _ in option_keys(config)}
+    keys = {k for k, _, _ in option_keys(options_for(config))}
     assert {"playouts_per_leaf", "tree_empties", "tree.exploration"} <= keys
     engine = open_engine(config, options_for(config, "uct", {"playouts_per_leaf": "4"}), seed=1)
     assert isinstance(engine, ReversiEngine) and engine.evaluator.weight == 4

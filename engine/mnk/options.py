@@ -177,8 +177,3 @@ class MnkOptions:
         """A copy with ``values`` set by key (see :func:`option_keys`); text values are
         converted to the field's type.  ``ValueError`` names a bad key or value."""
         return keyed.with_values(self, values)
-
-
-def option_keys() -> list[tuple[str, str, Any]]:
-    """Every settable key as ``(dotted key, type name, default of the plain preset)``."""
-    return keyed.option_keys(MnkOptions.uct())

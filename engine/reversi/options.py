@@ -61,8 +61,3 @@ class ReversiOptions:
         """A copy with ``values`` set by key (text converted to the field's type);
         ``ValueError`` names a bad key or value and lists the keys."""
         return keyed.with_values(self, values)
-
-
-def option_keys() -> list[tuple[str, str, Any]]:
-    """Every settable key as ``(key, type name, default)``."""
-    return keyed.option_keys(ReversiOptions())

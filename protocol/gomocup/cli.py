@@ -101,14 +101,14 @@ def _version() -> str:
 NO_C_EXTENSION = "C extension not built: the engine runs 15-25 times slower"
 
 
-def _list_options() -> int:
-    from engine.api import option_keys
+def _list_options(mode: str) -> int:
+    from engine.api import option_keys, options_for
     from engine.mnk.rules import GameConfig
 
-    print("engine option keys (--engine-option KEY=VALUE; a unique last part such as 'exploration' "
-          "also works); defaults of --mode uct, guided changes some:")
-    for key, kind, default in option_keys(GameConfig()):
-        print(f"  {key:<28} {kind:<10} {default}")
+    print(f"engine option keys (--engine-option KEY=VALUE; a unique last part such as 'exploration' "
+          f"also works), with their values in --mode {mode}:")
+    for key, kind, value in option_keys(options_for(GameConfig(), mode)):
+        print(f"  {key:<28} {kind:<10} {value}")
     return 0
 
 
@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     from protocol.gomocup.thinker import EngineFactory
 
     if args.list_options:
-        return _list_options()
+        return _list_options(args.mode)
     factory = None
     if not args.quick:
         factory = EngineFactory(args.mode, dict(args.engine_option), seed=args.seed, threads=args.threads)
