@@ -8,7 +8,7 @@ the library's default is plain UCT.  The defaults of each preset were measured i
 matches (see docs/RESULTS.md).
 
 Options are set by dotted keys (``tree.exploration``) or, where a field name is unique,
-by that name alone (``exploration``): :meth:`MnkOptions.with_values`; :func:`option_keys`
+by that name alone (``exploration``): :meth:`MnkOptions.with_values`; :func:`engine.options.option_keys`
 lists them all.
 """
 
@@ -174,6 +174,6 @@ class MnkOptions:
         return FAST_SOLVER_BUDGETS if fast_solver else PYTHON_SOLVER_BUDGETS
 
     def with_values(self, values: dict[str, Any]) -> "MnkOptions":
-        """A copy with ``values`` set by key (see :func:`option_keys`); text values are
+        """A copy with ``values`` set by key (see :mod:`engine.options`); text values are
         converted to the field's type.  ``ValueError`` names a bad key or value."""
         return keyed.with_values(self, values)
