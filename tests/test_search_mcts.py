@@ -241,3 +241,18 @@ def test_one_rule_chooses_the_move():
     # Everything lost: resist longest.
     assert choose([Child(0, 5, 0, L, 2), Child(1, 1, 0, L, 6), Child(2, 9, 0, L, 6)]) == 2
     assert choose([Child(0, 5, 2, U)]) == 0
+
+
+def test_between_batches_a_hook_may_change_the_root_or_end_the_search():
+    tree = searcher(TicTacToe(), seed=1)
+    calls = []
+
+    def between(last):
+        calls.append(last)
+        if len(calls) == 3:
+            tree.drop_root_moves([4])  # e.g. a move another thread proved bad
+        return len(calls) >= 6
+
+    r = tree.search(Limits(nodes=100_000), between=between)
+    assert r.reason == "stop" and calls[-1] is True and calls.count(True) == 1
+    assert 4 not in tree.root_moves() and r.move != 4

@@ -18,6 +18,7 @@ import numpy as np
 from ..game import GameError
 from ..search.limits import Limits, SearchInfo, SearchResult
 from ..search.mcts import MCTS
+from ..search.searcher import TreeSearch
 from .cellsets import CellSets
 from .history import continuation
 from .leaves import GuidedLeaves, PlayoutLeaves
@@ -64,8 +65,9 @@ class MnkEngine:
         self.options = options
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         full_width = config.area <= FULL_WIDTH_AREA
-        self._tree: MCTS | NativeSearcher
-        if native_available(config, options):
+        native = native_available(config, options)
+        self._tree: TreeSearch
+        if native:
             self._tree = NativeSearcher(config, options, full_width)
         else:
             big = config.area > BIG_BOARD
@@ -83,7 +85,8 @@ class MnkEngine:
                 tree = replace(tree, leaves_per_batch=max(tree.leaves_per_batch, BIG_BATCH))
             self._tree = MCTS(leaves, LineOracle(config, sets), tree, self.rng)
         self._root_threats = options.mode is Mode.GUIDED and options.root.enabled
-        self._beside = self._root_threats and options.root.thread and isinstance(self._tree, NativeSearcher)
+        # Beside the tree only where both release the interpreter lock (the C tree and solver).
+        self._beside = self._root_threats and options.root.thread and native
         self._last: tuple[list[int], int, list[int]] | None = None  # the last root: cells, mover, history
         #: True when the last search continued the previous search's tree.
         self.reused = False
@@ -143,7 +146,7 @@ class MnkEngine:
         return self._tree.root_children()
 
     @property
-    def tree(self) -> MCTS | NativeSearcher:
+    def tree(self) -> TreeSearch:
         """The search tree (the generic MCTS or the C tree), for inspection."""
         return self._tree
 

@@ -274,11 +274,15 @@ class MCTS:
         stop: threading.Event | None = None,
         on_info: Callable[[SearchInfo], None] | None = None,
         started: float | None = None,
+        between: Callable[[bool], bool] | None = None,
     ) -> SearchResult:
         """Search from the root (see :meth:`set_root`) until a limit, ``stop`` or a proof.
 
         ``on_info`` gets a :class:`SearchInfo` a few times a second and once at the end;
         ``started`` (monotonic) is when the caller's clock for this move began.
+        ``between(last)``, if given, is called between batches (``last`` False; it may
+        change the root, e.g. drop moves, and returns True to end the search, reason
+        ``"stop"``) and once after the last batch (``last`` True).
         """
         if self.root is None or self._state is None:
             raise GameError("no root position: call set_root first")
@@ -295,7 +299,7 @@ class MCTS:
         leaf_cost = 2e-4
         evaluate = self.evaluator.values
         while not root.outcome:
-            if stop is not None and stop.is_set():
+            if (stop is not None and stop.is_set()) or (between is not None and between(False)):
                 reason = "stop"
                 break
             now = time.monotonic()
@@ -354,6 +358,8 @@ class MCTS:
             if leaves:
                 cost = (time.monotonic() - batch_start) / leaves
                 leaf_cost = 0.7 * leaf_cost + 0.3 * cost
+        if between is not None:
+            between(True)
         elapsed = time.monotonic() - t0
         if on_info is not None:
             on_info(self._info(playouts, nodes, max_depth, elapsed))

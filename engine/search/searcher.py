@@ -31,3 +31,38 @@ class Searcher(Protocol):
     def close(self) -> None:
         """Release threads, processes or memory held between searches (idempotent)."""
         ...
+
+
+class TreeSearch(Protocol):
+    """A game's tree behind its engine: the generic :class:`engine.search.mcts.MCTS`, or a
+    specialised tree with the same root methods (m,n,k's guided tree in C)."""
+
+    def set_root(self, state: Any) -> bool:
+        """Make ``state`` the root, keeping the subtree of the position reached; True on reuse."""
+        ...
+
+    def root_settled(self) -> bool:
+        """Is the root decided before any search (proven, or its moves forced)?"""
+        ...
+
+    def root_moves(self) -> list[int]:
+        """The root's moves, best-ordered first."""
+        ...
+
+    def drop_root_moves(self, drop: Any) -> int:
+        """Remove ``drop`` from the root's moves (never all of them); how many went."""
+        ...
+
+    def search(self, limits: Limits, stop: threading.Event | None = None,
+               on_info: Callable[[SearchInfo], None] | None = None, started: float | None = None,
+               between: Callable[[bool], bool] | None = None) -> SearchResult:
+        """Search from the root until a limit, ``stop``, a proof, or ``between`` says so."""
+        ...
+
+    def root_children(self) -> list[Any]:
+        """The root's moves with their statistics (:class:`engine.search.choice.Child`)."""
+        ...
+
+    def reset(self) -> None:
+        """Forget the tree."""
+        ...
