@@ -242,7 +242,6 @@ def winning_line(board: "Board", move: int) -> list[int]:
     return sorted(out)
 
 
-_INT = {Player.FIRST: 1, Player.SECOND: 2, 1: 1, 2: 2}  # a player as a plain int (fast cells)
 _OTHER = (None, Player.SECOND, Player.FIRST)  # indexed by the int of the player who just moved
 _PLAYER = (None, Player.FIRST, Player.SECOND)
 
@@ -335,18 +334,20 @@ class Board:
         Raises :class:`GameError` for an off-board, occupied or blocked cell and after the
         game is won; then nothing changes.  The win test runs through ``move`` only.
         """
+        # The search calls this on every step of every descent: kept lean on purpose.
         if self.winner is not None:
             raise GameError("the game is already won")
         cfg = self.config
-        if not 0 <= move < cfg.area:
+        pad = cfg.pad
+        if move < 0 or move >= len(pad):
             raise GameError(f"move {move!r} is off the {cfg.width}x{cfg.height} board")
-        cell = cfg.pad[move]
+        cell = pad[move]
         cells = self.cells
         if cells[cell] != EMPTY:
             x, y = cfg.xy(move)
             raise GameError(f"{x},{y} is {'occupied' if cells[cell] != BORDER else 'blocked'}")
         player = self.to_move
-        p = _INT[player]
+        p = 1 if player is Player.FIRST else 2
         cells[cell] = p
         self.history.append(move)
         self._empty_count -= 1
