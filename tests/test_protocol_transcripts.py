@@ -1,4 +1,5 @@
-"""Our own brain (``python -m protocol.gomocup``) replayed through the transcripts in ``tests/transcripts``.
+"""Our own brain (``python -m protocol.gomocup``) replayed through the transcripts in
+``tests/transcripts`` and the README's session (``docs/sessions/pbrain.txt``).
 
 The same files work against any Gomocup engine: ``referee script tests/transcripts/X.txt ENGINE``.
 """
@@ -13,6 +14,8 @@ import pytest
 from referee.script import Expect, parse_script, run_script
 
 TRANSCRIPTS = sorted((Path(__file__).parent / "transcripts").glob("*.txt"))
+# The README's typed session, kept as a script so that it keeps reproducing.
+TRANSCRIPTS.append(Path(__file__).resolve().parent.parent / "docs" / "sessions" / "pbrain.txt")
 BRAIN = [sys.executable, "-m", "protocol.gomocup"]
 ROOT = str(Path(__file__).resolve().parent.parent)
 
