@@ -128,7 +128,7 @@ def match_budget_ms(time_left_ms: float, empty_cells: int) -> float:
 
 def tree_cap(memory_bytes: int | None) -> int | None:
     """Tree-node cap for a ``max_memory`` value (``None``/0: no cap from here, the
-    engine's own default ``EngineOptions.max_tree_nodes`` applies)."""
+    engine's own default ``TreeSettings.max_tree_nodes`` applies)."""
     if not memory_bytes or memory_bytes <= 0:
         return None
     nodes = (memory_bytes - BASE_MEMORY_BYTES) // NODE_BYTES

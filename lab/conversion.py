@@ -27,7 +27,7 @@ the judge about the position after the move: a forced loss for the opponent
 kept when the judge does not see a forced win for the opponent after the move.
 It prints the count kept and how the
 searches ended (``vct``: the root threat search proved the win itself).
-``data/conversion-15x15.json`` holds the 137 positions the README's figures use.
+``data/conversion-15x15.json`` holds the 137 positions docs/RESULTS.md's figures use.
 The judging brain is not part of this project (docs/TUNING.md).
 """
 

@@ -20,13 +20,13 @@ The weights are a logistic regression fitted to a strong engine's judgement:
 the evaluation of Rapfi 0.43 (classical evaluation, 100,000 nodes), mapped to
 a winning chance by ``sigmoid(eval / 200)`` (a mate is 0 or 1).  On a fifth
 of them held out from the fit the fitted weights predict who is better in
-82 % of positions, the former hand-set weights in 73 % (see the README's
-figures and docs/TUNING.md for the commands).  Positions never have a live four for
+82 % of positions, the former hand-set weights in 73 % (docs/TUNING.md has
+the figures and the commands).  Positions never have a live four for
 the side to move in such games (it would have won), so that weight is set by
 hand: it is a win in one move.
 
 The searcher mixes this value with the playouts' score (see
-``EngineOptions.eval_weight``).  The evaluation is a heuristic for any K and
+``MnkOptions.leaves.eval_weight``).  The evaluation is a heuristic for any K and
 rule (exact/caro end conditions are ignored here; the tree and the playouts
 are exact); the weights depend on the stones a window lacks, not on K.
 """

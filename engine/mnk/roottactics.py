@@ -59,7 +59,7 @@ SURVIVOR_FACTOR = 4
 #: own share): a move that survives them is worth more than a deeper tree.
 THREAT_SHARE = 0.8
 #: The share of the time left (threatened or not) when the threat search runs on its own
-#: thread beside the tree (``EngineOptions.root_thread``): it no longer takes time from
+#: thread beside the tree (``MnkOptions.root.thread``): it no longer takes time from
 #: the tree, and the rest of the turn lets the tree use the moves it drops.
 THREAD_SHARE = 0.9
 
