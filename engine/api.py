@@ -24,7 +24,19 @@ if TYPE_CHECKING:  # numpy is imported with a game's engine, not with the facade
     import numpy as np
 
 __all__ = ["Searcher", "Limits", "SearchInfo", "SearchResult", "best_move", "native_code", "open_engine",
-           "options_for", "option_keys"]
+           "options_for", "option_keys", "preload"]
+
+
+def preload(game: Any) -> None:
+    """Import what :func:`open_engine` needs for ``game`` (numpy included), so that a program
+    can do it on a background thread while it waits for its first command."""
+    from .mnk.rules import GameConfig
+    from .reversi.rules import ReversiConfig
+
+    if isinstance(game, GameConfig):
+        from .mnk import engine  # noqa: F401
+    elif isinstance(game, ReversiConfig):
+        from .reversi import engine  # noqa: F401,F811
 
 
 def native_code() -> bool:

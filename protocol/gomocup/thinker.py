@@ -85,8 +85,9 @@ class EngineFactory:
 
         def load() -> None:
             try:
-                import engine.api  # noqa: F401
-                import engine.mnk.engine  # noqa: F401  (what open_engine imports for an m,n,k game)
+                from engine.api import preload
+
+                preload(GameConfig())
             except Exception:  # noqa: BLE001 - reported when the engine is first built
                 pass
             finally:
@@ -98,7 +99,7 @@ class EngineFactory:
         """True when the engine is completely imported (building one cannot block)."""
         if self._loaded.is_set():
             return True
-        module = sys.modules.get("engine.mnk.engine")
+        module = sys.modules.get("engine.mnk.engine")  # the last module engine.api.preload imports
         # A module being imported by another thread is already in sys.modules, half done.
         return module is not None and not getattr(getattr(module, "__spec__", None), "_initializing", False)
 

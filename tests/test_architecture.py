@@ -1,0 +1,101 @@
+"""The layering the design promises, checked on the source: who may import whom.
+
+Dependencies point one way: protocol -> engine facade -> a game's engine -> the search core
+and that game's rules.  The referee uses the games' rules and record formats, never a search.
+The search core knows no game, and the games do not know each other.  No import circles.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("engine", "protocol", "referee", "lab")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every project module ``path`` imports, anywhere in the file (lazy imports count)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            out.add(mod)
+            out.update(f"{mod}.{a.name}" for a in node.names)  # "from pkg import module"
+    return {m for m in out if m.split(".")[0] in PACKAGES}
+
+
+def graph() -> dict[str, set[str]]:
+    modules = {module_name(p): p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")}
+    return {name: {m for m in imports_of(path) if m in modules and m != name} for name, path in modules.items()}
+
+
+def test_no_import_circles():
+    g = graph()
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(n: str) -> None:
+        state[n] = 1
+        stack.append(n)
+        for m in sorted(g[n]):
+            if state.get(m) == 1:
+                cycle = stack[stack.index(m):] + [m]
+                raise AssertionError("import circle: " + " -> ".join(cycle))
+            if m not in state:
+                visit(m)
+        stack.pop()
+        state[n] = 2
+
+    for n in sorted(g):
+        if n not in state:
+            visit(n)
+
+
+def offenders(prefix: str, allowed) -> list[str]:
+    return sorted(f"{a} imports {b}" for a, deps in graph().items() if a.startswith(prefix)
+                  for b in deps if b.startswith("engine") and not allowed(a, b))
+
+
+def test_the_referee_never_imports_a_search():
+    rules = ("engine.game", "engine.mnk.rules", "engine.reversi.rules", "engine.reversi.ggf",
+             "engine.reversi.bitboard")
+    assert offenders("referee", lambda a, b: b in rules or b in ("engine", "engine.mnk", "engine.reversi")) == []
+
+
+def test_protocol_code_reaches_engines_only_through_the_facade():
+    values = ("engine.api", "engine.game", "engine.search.limits", "engine.timecontrol", "engine.mnk.rules",
+              "engine.reversi.rules", "engine.reversi.ggf", "engine.reversi.bitboard", "engine", "engine.mnk",
+              "engine.reversi", "engine.search")
+    # The command lines' bench sub-commands run the games' benchmarks (not protocol logic).
+    benches = ("engine.mnk.bench", "engine.reversi.bench")
+    assert offenders("protocol", lambda a, b: b in values or (a.endswith(".cli") and b in benches)) == []
+
+
+def test_the_search_core_knows_no_game_and_games_not_each_other():
+    g = graph()
+    for a, deps in g.items():
+        if a.startswith("engine.search") or a in ("engine.game", "engine.options"):
+            assert not any(b.startswith(("engine.mnk", "engine.reversi")) for b in deps), (a, deps)
+        if a.startswith("engine.mnk"):
+            assert not any(b.startswith("engine.reversi") for b in deps), (a, deps)
+        if a.startswith("engine.reversi"):
+            assert not any(b.startswith("engine.mnk") for b in deps), (a, deps)
+        if a.startswith(("engine", "protocol", "referee")):
+            assert not any(b.startswith("lab") for b in deps), f"{a} imports the lab"
