@@ -323,6 +323,40 @@ static int KFN(parity_order)(KFN(ctx) *c, BB P, BB O, int *sq) {
     return n;
 }
 
+static int KFN(deep)(KFN(ctx) *c, BB P, BB O, int alpha, int beta, int e);
+
+/* The moves `m` of P searched in order (principal variation search: the first with the
+ * full window, the others with a null window, re-searched when they beat it); the best
+ * value within (alpha, beta), its square in *best_sq.  Shared by the root and every node. */
+static int KFN(children)(KFN(ctx) *c, BB P, BB O, BB m, int tt_best, int alpha, int beta, int e,
+                         int *best_sq) {
+    int sqs[KMAXMOVES];
+    BB fl[KMAXMOVES];
+    int n = KFN(order)(c, P, O, m, tt_best, sqs, fl);
+    int best = -1000;
+    *best_sq = n ? sqs[0] : -1;
+    for (int i = 0; i < n; i++) {
+        BB x = B_BIT(sqs[i]);
+        BB np = B_XOR(O, fl[i]), no = B_OR(P, B_OR(fl[i], x));
+        int a = alpha > best ? alpha : best;
+        int v;
+        if (i == 0) {
+            v = -KFN(deep)(c, np, no, -beta, -a, e - 1);
+        } else {
+            v = -KFN(deep)(c, np, no, -a - 1, -a, e - 1);
+            if (!c->aborted && v > a && v < beta)
+                v = -KFN(deep)(c, np, no, -beta, -v, e - 1);
+        }
+        if (c->aborted) return 0;
+        if (v > best) {
+            best = v;
+            *best_sq = sqs[i];
+            if (v >= beta) break;
+        }
+    }
+    return best;
+}
+
 static int KFN(deep)(KFN(ctx) *c, BB P, BB O, int alpha, int beta, int e) {
     if (e <= c->shallow) {
         int sq[KMAXMOVES];
@@ -350,29 +384,9 @@ static int KFN(deep)(KFN(ctx) *c, BB P, BB O, int alpha, int beta, int e) {
         }
     }
     int alpha0 = alpha; /* the window actually searched decides what the result bounds */
-    int sqs[KMAXMOVES];
-    BB fl[KMAXMOVES];
-    int n = KFN(order)(c, P, O, m, tt_best, sqs, fl);
-    int best = -1000, best_sq = -1;
-    for (int i = 0; i < n; i++) {
-        BB x = B_BIT(sqs[i]);
-        BB np = B_XOR(O, fl[i]), no = B_OR(P, B_OR(fl[i], x));
-        int a = alpha > best ? alpha : best;
-        int v;
-        if (i == 0) {
-            v = -KFN(deep)(c, np, no, -beta, -a, e - 1);
-        } else {
-            v = -KFN(deep)(c, np, no, -a - 1, -a, e - 1);
-            if (!c->aborted && v > a && v < beta)
-                v = -KFN(deep)(c, np, no, -beta, -v, e - 1);
-        }
-        if (c->aborted) return 0;
-        if (v > best) {
-            best = v;
-            best_sq = sqs[i];
-            if (v >= beta) break;
-        }
-    }
+    int best_sq = -1;
+    int best = KFN(children)(c, P, O, m, tt_best, alpha, beta, e, &best_sq);
+    if (c->aborted) return 0;
     if (te) {
         te->P = P;
         te->O = O;
@@ -399,29 +413,7 @@ static int KFN(root)(KFN(ctx) *c, BB P, BB O, int alpha, int beta, int *best_mov
         *best_move = -2;
         return -KFN(deep)(c, O, P, -beta, -alpha, e);
     }
-    int sqs[KMAXMOVES];
-    BB fl[KMAXMOVES];
-    int n = KFN(order)(c, P, O, m, -1, sqs, fl);
-    int best = -1000;
-    *best_move = sqs[0];
-    for (int i = 0; i < n; i++) {
-        BB x = B_BIT(sqs[i]);
-        BB np = B_XOR(O, fl[i]), no = B_OR(P, B_OR(fl[i], x));
-        int a = alpha > best ? alpha : best;
-        int v;
-        if (i == 0) {
-            v = -KFN(deep)(c, np, no, -beta, -a, e - 1);
-        } else {
-            v = -KFN(deep)(c, np, no, -a - 1, -a, e - 1);
-            if (!c->aborted && v > a && v < beta)
-                v = -KFN(deep)(c, np, no, -beta, -v, e - 1);
-        }
-        if (c->aborted) return 0;
-        if (v > best) {
-            best = v;
-            *best_move = sqs[i];
-            if (v >= beta) break;
-        }
-    }
+    int best = KFN(children)(c, P, O, m, -1, alpha, beta, e, best_move);
+    if (c->aborted) return 0;
     return best;
 }
