@@ -24,8 +24,7 @@ changes nothing.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Hashable, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Any, Hashable, NamedTuple, Protocol, Sequence, runtime_checkable
 
 if TYPE_CHECKING:  # numpy is not imported with the interface: the rules of a game need none
     import numpy as np
@@ -94,6 +93,12 @@ class GameState(Protocol):
         (then nothing changes)."""
         ...
 
+    def push(self, move: int) -> None:
+        """:meth:`apply` for a move the caller knows to be legal, in a game it knows is not
+        over: it may skip the checks and leave the move's result to the oracle (the search's
+        hot path, as python-chess's ``push``).  Games with no faster way make it ``apply``."""
+        ...
+
     def undo(self) -> None:
         """Take back the last move applied; :class:`GameError` when there is none."""
         ...
@@ -123,9 +128,9 @@ class GameState(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
-class Expansion:
-    """The moves the search tries at a position, best first.
+class Expansion(NamedTuple):
+    """The moves the search tries at a position, best first (a tuple: one is made for every
+    node the search expands).
 
     ``priors``, when given, has one non-negative number per move (only their ratios to
     the largest matter): the search adds a progressive bias that fades as a move gets
@@ -134,7 +139,7 @@ class Expansion:
     ``everything=True`` before it calls the position lost, so pruning never makes a
     false proof.  ``win_plies`` > 0 says that ``moves[0]`` wins by force within that many
     plies (knowledge that proves while it orders, such as a threat solver): the search
-    records the proof.
+    records the proof.  A ``moves`` list becomes the search's own (do not keep it).
     """
 
     moves: Sequence[int]
@@ -178,6 +183,11 @@ class Evaluator(Protocol):
 
     weight: int
 
+    def begin(self, root: GameState) -> None:
+        """A search starts from ``root`` (an evaluator that snapshots leaves relative to the
+        root keeps what it needs of it; most do nothing)."""
+        ...
+
     def expand(self, state: GameState, verdict: Verdict | None, everything: bool = False) -> Expansion:
         """The moves to try at ``state`` (not terminal), best first; ``verdict`` is the
         oracle's for this position (or ``None``); ``everything``: all legal moves."""
@@ -196,7 +206,8 @@ class Oracle(Protocol):
     """Exact knowledge a game may give the search (optional).
 
     When a game gives one, the oracle also decides terminal positions: its verdict on a
-    finished game must be the game's result (the search then skips ``is_terminal``).
+    finished game must be the game's result (the search then skips ``is_terminal`` and plays
+    its moves with ``push``).
     """
 
     def verdict(self, state: GameState, parent: Verdict | None, move: int | None) -> Verdict:

@@ -46,6 +46,8 @@ class TicTacToe:
         self.cells[move] = self.to_move
         self._history.append(move)
 
+    push = apply
+
     def undo(self) -> None:
         if not self._history:
             raise GameError("nothing to undo")
@@ -103,6 +105,8 @@ class Nim:
         self.heaps[h] -= t
         self._history.append(move)
         self._mover = 3 - self._mover
+
+    push = apply
 
     def undo(self) -> None:
         if not self._history:

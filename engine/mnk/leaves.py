@@ -64,15 +64,34 @@ class PlayoutLeaves:
             moves = sorted(threats) + [m for m in moves if m not in threats]
         return Expansion(moves, complete=len(moves) == free.bit_count())
 
-    def leaf(self, state: Board) -> tuple[bytes, int]:
-        """The leaf's cells and side to move."""
-        return bytes(state.cells), int(state.to_move)
+    def begin(self, root: Board) -> None:
+        """Keep the root's cells and mover: a leaf is then only the moves played since."""
+        self._root = np.array(root.cells, dtype=np.int8)[self._pad]
+        self._base = len(root.history)
+        p = int(root.to_move)
+        self._players = [p, 3 - p] * (self.config.area // 2 + 1)  # who plays each move from the root
 
-    def boards(self, leaves: Sequence[tuple[bytes, int]]) -> tuple[np.ndarray, np.ndarray]:
-        """The leaves as a ``(leaves, area)`` int8 array of compact cells and their movers."""
-        raw = np.frombuffer(b"".join(c for c, _ in leaves), dtype=np.int8)
-        boards = raw.reshape(len(leaves), -1)[:, self._pad]
-        return boards, np.fromiter((p for _, p in leaves), dtype=np.int8, count=len(leaves))
+    def leaf(self, state: Board) -> list[int]:
+        """The moves from the root to the leaf (the search's working position holds them)."""
+        return state.history[self._base:]
+
+    def boards(self, leaves: Sequence[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+        """The leaves as a ``(leaves, area)`` int8 array of compact cells and their movers:
+        the root's cells with each leaf's moves written in, one fancy assignment for all."""
+        players = self._players
+        rows: list[int] = []
+        cols: list[int] = []
+        vals: list[int] = []
+        movers = []
+        for i, moves in enumerate(leaves):
+            d = len(moves)
+            rows.extend([i] * d)
+            cols.extend(moves)
+            vals.extend(players[:d])
+            movers.append(players[d])
+        boards = np.repeat(self._root[None, :], len(leaves), axis=0)
+        boards[rows, cols] = vals
+        return boards, np.array(movers, dtype=np.int8)
 
     def playout_scores(self, boards: np.ndarray, movers: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Mean score of ``weight`` random playouts of each board for its side to move."""
@@ -81,7 +100,7 @@ class PlayoutLeaves:
         draws = np.count_nonzero(winners == 0, axis=1)
         return (wins + 0.5 * draws) / self.weight
 
-    def values(self, leaves: Sequence[tuple[bytes, int]], rng: np.random.Generator) -> np.ndarray:
+    def values(self, leaves: Sequence[list[int]], rng: np.random.Generator) -> np.ndarray:
         """Each leaf's playout score for its side to move."""
         boards, movers = self.boards(leaves)
         return self.playout_scores(boards, movers, rng)
@@ -163,7 +182,7 @@ class GuidedLeaves(PlayoutLeaves):
                 line = None
         return line
 
-    def values(self, leaves: Sequence[tuple[bytes, int]], rng: np.random.Generator) -> np.ndarray:
+    def values(self, leaves: Sequence[list[int]], rng: np.random.Generator) -> np.ndarray:
         """The static evaluation of each leaf, mixed with playouts when ``eval_weight`` < 1."""
         boards, movers = self.boards(leaves)
         lam = self.eval_weight

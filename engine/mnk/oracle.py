@@ -8,7 +8,9 @@ the parent's facts and the last move only:
 - the side to move had no win at the parent (the parent would be a proven win and never
   searched on), so its new wins are the parent's threats the last move did not fill;
 - every new threat of the player who just moved goes through its move: per direction,
-  only the first empty cell past each end of its run can be one.
+  only the first empty cell past each end of its run can be one; the same walk tells
+  whether the move completed a line (the search plays its moves with ``Board.push``,
+  which leaves the win test to the oracle).
 
 Verdicts: a node with a win is a proven win; a full board a draw; two threats (freestyle,
 exact) a proven loss, since one stone cannot fill two cells; one threat forces the block
@@ -56,8 +58,6 @@ class LineOracle:
         """The verdict on ``state`` (a :class:`Board`), from its parent's facts after ``move``."""
         if parent is None or move is None or parent.facts is None:
             return self._root(state)
-        if state.winner is not None:
-            return Verdict(_LOSS, 0)  # the move completed a line (only from a position that had a win)
         cfg = self.config
         sets = self.sets
         cells = state.cells
@@ -76,6 +76,10 @@ class LineOracle:
             while cells[lo] == mover:
                 lo -= d
             base = (hi - lo) // d  # the run through the move, plus the cell filled at one end
+            if base > k and (plain or line_wins(cfg, base - 1, cells[lo], cells[hi], mover)):
+                # The move completed a line (the search plays moves unchecked: this is the
+                # win test; only a parent that had a win of its own can get here).
+                return Verdict(_LOSS, 0)
             if cells[hi] == EMPTY:
                 e = hi + d
                 while cells[e] == mover:

@@ -355,6 +355,16 @@ class Board:
         if run_wins(cfg, cells, cell, p):
             self.winner = player
 
+    def push(self, move: int) -> None:
+        """Play a move known to be legal, in a game known not to be over, without the checks
+        and without the win test (``winner`` is not updated): the search's hot path, where
+        the oracle judges each new position (:mod:`engine.mnk.oracle`).  Undone by :meth:`undo`."""
+        p = 1 if self.to_move is Player.FIRST else 2
+        self.cells[self.config.pad[move]] = p
+        self.history.append(move)
+        self._empty_count -= 1
+        self.to_move = _OTHER[p]
+
     def play(self, move: int) -> Player | None:
         """:meth:`apply`, returning the winner if this move won."""
         self.apply(move)

@@ -65,6 +65,9 @@ class ReversiEvaluator:
         classes = square_classes(n)
         self._prior = [SQUARE_PRIORS[c] for c in classes] + [1.0]  # the pass: the only move
 
+    def begin(self, root: ReversiState) -> None:
+        """Nothing to keep: a leaf is three ints."""
+
     def expand(self, state: ReversiState, verdict: Verdict | None, everything: bool = False) -> Expansion:
         """Every legal move, best-looking first (the oracle's moves, if any, before all)."""
         moves = state.legal_moves()

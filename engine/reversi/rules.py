@@ -286,6 +286,10 @@ class ReversiState:
             self._white, self._black, self._to_move = new_p, new_o, BLACK
         self._mob = None
 
+    def push(self, move: int) -> None:
+        """:meth:`apply` (its checks cost little beside the flips)."""
+        self.apply(move)
+
     def undo(self) -> None:
         """Take back the last move; :class:`GameError` when there is none."""
         if not self._stack:

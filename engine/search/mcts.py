@@ -126,9 +126,10 @@ class Node:
         self.prior: np.ndarray | None = None  # progressive bias per move
         self.win_first = False  # proven WIN by a verdict or an expansion: moves[0] wins
 
-    def set_moves(self, moves: Sequence[int]) -> None:
+    def set_moves(self, moves: list[int]) -> None:
+        """List ``moves`` (a list of ints the node then owns) with no statistics yet."""
         k = len(moves)
-        self.moves = [int(m) for m in moves]
+        self.moves = moves
         # array('d'): list-speed scalar access at a quarter of a list's memory.
         self.n = array("d", bytes(8 * k))
         self.w = array("d", bytes(8 * k))
@@ -298,6 +299,7 @@ class MCTS:
         # is pessimistic so that a short deadline is kept too.
         leaf_cost = 2e-4
         evaluate = self.evaluator.values
+        self.evaluator.begin(self._state)
         while not root.outcome:
             if (stop is not None and stop.is_set()) or (between is not None and between(False)):
                 reason = "stop"
@@ -373,7 +375,8 @@ class MCTS:
         proven, else ``None`` and ``token`` is the evaluator's snapshot of the leaf.
         """
         state = self._state
-        apply = state.apply
+        # With an oracle to judge each new node, the moves can be played unchecked.
+        apply = state.push if self.oracle is not None else state.apply
         inv_sqrt_r = R ** -0.5
         inv_r = 1.0 / R
         widen = self.settings.widening
@@ -463,20 +466,20 @@ class MCTS:
         node.outcome = int(verdict.outcome)
         node.plies = verdict.plies
         if verdict.moves:
-            node.set_moves(verdict.moves)
+            node.set_moves([int(m) for m in verdict.moves])
             node.win_first = node.outcome == _WIN
 
     def _expand(self, node: Node, state: GameState) -> None:
         """List the moves of an unproven node whose position ``state`` holds."""
         verdict = node.verdict
         if verdict is not None and verdict.moves is not None:
-            node.set_moves(verdict.moves)  # the oracle's forced moves: nothing else need be tried
+            node.set_moves([int(m) for m in verdict.moves])  # the oracle's forced moves: nothing else need be tried
             return
         ex = self.evaluator.expand(state, verdict)
         moves = ex.moves
         if not len(moves):
             raise GameError("the evaluator listed no move at a position that is not over")
-        node.set_moves(moves)
+        node.set_moves(moves if type(moves) is list else [int(m) for m in moves])
         node.complete = ex.complete
         if ex.win_plies:
             node.outcome = _WIN
@@ -568,7 +571,7 @@ class MCTS:
         state = self._state
         for k in range(j):
             parent, i = path[k]
-            state.apply(parent.moves[i])
+            state.push(parent.moves[i]) if self.oracle is not None else state.apply(parent.moves[i])
         try:
             everything = self.evaluator.expand(state, node.verdict, everything=True).moves
         finally:

@@ -21,6 +21,9 @@ class RandomPlayouts:
             raise ValueError(f"weight must be >= 1, got {weight}")
         self.weight = weight
 
+    def begin(self, root: GameState) -> None:
+        """Nothing to keep: leaves are copied whole."""
+
     def expand(self, state: GameState, verdict: Verdict | None, everything: bool = False) -> Expansion:
         """Every legal move, in the game's order."""
         return Expansion(state.legal_moves())
