@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..heap import keep_heap
 from .patterns import geometry
 from .rules import GameConfig
 
@@ -66,6 +67,7 @@ class LineEvaluator:
         opponent: tuple[float, ...] = OPPONENT_WEIGHTS,
         tempo: float = TEMPO,
     ) -> None:
+        keep_heap()  # the batches' temporaries would otherwise cost page faults (engine.heap)
         self.config = config
         geom = geometry(config)
         unpad = config.unpadded

@@ -49,6 +49,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ..heap import keep_heap
 from .rules import GameConfig, Rule
 
 
@@ -60,6 +61,7 @@ class RolloutKernel:
     """
 
     def __init__(self, config: GameConfig) -> None:
+        keep_heap()  # the batches' temporaries would otherwise cost page faults (engine.heap)
         self.config = config
         stride = config.stride
         k = config.win_length
