@@ -9,7 +9,33 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import Any, Callable
+
+
+def package_version() -> str:
+    """The installed project's version (``0.1.0`` when it is not installed)."""
+    try:
+        from importlib.metadata import version
+
+        return version("mnk-mcts")
+    except Exception:  # noqa: BLE001 - not installed: any failure means "unknown"
+        return "0.1.0"
+
+
+def add_version(parser: argparse.ArgumentParser, describe: Callable[[], str]) -> None:
+    """``--version``: print ``describe()`` and exit; it runs only when asked, so that the
+    imports it needs (the engine's C extension check) do not slow every start."""
+
+    class Version(argparse.Action):
+        def __init__(self, option_strings, dest, **kwargs):
+            super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                             help="show the version and whether the C extension is built, and exit")
+
+        def __call__(self, parser, namespace, values, option_string=None):
+            print(describe())
+            parser.exit()
+
+    parser.add_argument("--version", action=Version)
 
 
 def positive(text: str) -> int:

@@ -7,13 +7,15 @@ replies written to stdout, and the process's start time.
   command arrived, as the managers and GUIs measure it;
 - :func:`write_lines` writes a batch of reply lines and flushes them;
 - :func:`process_start_time` dates the commands a manager wrote before the program was
-  ready to read.
+  ready to read;
+- :func:`exit_now` ends the program once its loop returns.
 """
 
 from __future__ import annotations
 
 import os
 import queue
+import sys
 import threading
 import time
 from typing import BinaryIO
@@ -120,3 +122,15 @@ def write_lines(out: BinaryIO, lines: list[str]) -> None:
     if lines:
         out.write(("\n".join(lines) + "\n").encode("utf-8", errors="replace"))
         out.flush()
+
+
+def exit_now(code: int) -> None:
+    """Flush stdout and stderr and end the process at once with ``code``, even with a
+    search thread still running (a quit must be prompt, and a thread stuck in numpy must
+    not delay interpreter shutdown)."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(code)

@@ -8,12 +8,12 @@ or ``protocol.gomocup.loop.START_REPLY_BY_S`` after spawn, whichever comes first
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
-from protocol.cliargs import (add_engine_options, c_extension_note, check_options, list_options, non_negative,
-                              positive, warn_no_c_extension)
+from protocol.cliargs import (add_engine_options, add_version, c_extension_note, check_options, list_options,
+                              non_negative, package_version, positive, warn_no_c_extension)
 from protocol.gomocup.loop import BrainLoop, process_start_time
+from protocol.lines import exit_now
 
 DEFAULT_MODE = "guided"
 
@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--version", action="version", version=f"pbrain-mcts {_version()}")
+    add_version(p, lambda: f"pbrain-mcts {_version()}")
     p.add_argument("--win-length", type=positive, default=5, metavar="K",
                    help="stones in a row that win (default 5; INFO win_length overrides)")
     p.add_argument("--rule", type=_rule, default=None, metavar="N|NAME",
@@ -71,9 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _version() -> str:
     from engine.api import native_code
-    from protocol.gomocup.session import _version as version
 
-    return f"{version()} ({c_extension_note(native_code(), SLOWER)})"
+    return f"{package_version()} ({c_extension_note(native_code(), SLOWER)})"
 
 
 #: How much slower the engine is without the C extension (said by --version and at start-up).
@@ -124,12 +123,4 @@ def main(argv: list[str] | None = None) -> int:
         default_turn_ms=args.turn_ms if args.turn_ms is not None else (None if limited else DEFAULT_TURN_MS),
     )
     loop = BrainLoop(Session(options, factory), sys.stdin.fileno(), sys.stdout.buffer, started)
-    code = loop.run()
-    # Exit at once, even with a search thread still running (END must be prompt, and a
-    # thread stuck in numpy must not delay interpreter shutdown).  Everything is flushed.
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
-    os._exit(code)
+    exit_now(loop.run())
