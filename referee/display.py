@@ -94,6 +94,8 @@ def move_line(ev: MoveEvent) -> str:
 def verdict_text(r: GameResult, labels: tuple[str, str] = ("engine1", "engine2")) -> str:
     """One line: who won and why (``labels``: how engine1 and engine2 are called, e.g. ``human``)."""
     if r.winner is None:
+        if r.termination == "abandoned":
+            return f"game {r.game}: abandoned, not scored: {r.reason}"
         head = "draw" if r.termination != "interrupted" else "interrupted"
     else:
         i = 0 if r.winner == "engine1" else 1

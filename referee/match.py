@@ -225,7 +225,7 @@ def _prior_results(settings: MatchSettings) -> dict[int, GameResult]:
         if (obj.get("width"), obj.get("height"), obj.get("win_length"), obj.get("rule")) != (
                 cfg.width, cfg.height, cfg.win_length, cfg.rule.value):
             raise MatchError(f"{path}: game {obj['game']} was played with other board settings")
-        if obj.get("termination") != Termination.INTERRUPTED.value:
+        if obj.get("termination") not in (Termination.INTERRUPTED.value, Termination.ABANDONED.value):
             out[obj["game"]] = result_from_json(obj)
     return out
 
@@ -421,7 +421,8 @@ def _count(outcome: MatchOutcome, r: GameResult) -> None:
     if not outcome.results:
         outcome.name1, outcome.name2 = r.engine1, r.engine2
     outcome.results.append(r)
-    outcome.tally.add(r.score1, r.first == 1)
+    if r.termination != Termination.ABANDONED.value:  # no one played it: no score
+        outcome.tally.add(r.score1, r.first == 1)
 
 
 def _final_board(cfg: GameConfig, r: GameResult) -> Board:
