@@ -1,24 +1,26 @@
-"""A match's games farmed out to a Dask cluster: one game is one task, the coordinator records.
+"""A match's games farmed out to a Dask cluster, seen from the coordinator: one game is one task.
 
-Only imported for ``referee --cluster ADDRESS`` (it imports Dask).
-:class:`ClusterFarm` starts a local cluster (``local:N``: N single-threaded
-worker processes, shut down at the end) or connects to a running scheduler
-(its workers are left running), then:
+Only imported for ``referee --cluster ADDRESS`` (it imports Dask); what runs
+on the workers is :mod:`referee.cluster_worker`.  :class:`ClusterFarm` starts
+a local cluster (``local:N``: N single-threaded worker processes, shut down
+at the end) or connects to a running scheduler (its workers are left
+running), then:
 
 - checks, on every connected worker, that both engine commands start there
   (:func:`referee.match.check_engines`, run as a task pinned to each worker):
-  a worker that cannot start one fails the match with one message;
+  a worker that cannot start one fails the match with one message (a worker
+  that joins later is checked by its first game, with the same outcome);
 - plays each game as one task (:func:`referee.gamejob.play_job`, the same
   adjudication as a local game) and hands each finished record to the
   match's ``finish`` callback on the calling thread, in the order games end,
   so the coordinator stays the only writer of results and records;
 - keeps at most two games per worker thread submitted (one playing, one
   ready to start), so a game not yet submitted is simply never started;
-- stops early through a per-match worker plugin, a "switch" on every worker:
-  ``drain`` (an SPRT decision: games not yet started return at once, unplayed;
-  those being played finish and are recorded) and ``stop`` (Ctrl-C: the games
-  being played end as ``interrupted``, their engines are closed, the workers
-  are idle again).
+- stops early through the match's switch on every worker: ``drain`` (an SPRT
+  decision: games not yet started return at once, unplayed; those being
+  played finish and are recorded) and ``stop`` (Ctrl-C: the games being
+  played end as ``interrupted``, their engines are closed, the workers are
+  idle again).
 
 Faults: a worker that dies mid-game loses nothing: Dask runs the task again
 from the start on another worker (up to the scheduler's ``allowed-failures``),
@@ -34,21 +36,21 @@ from __future__ import annotations
 import collections
 import logging
 import queue
-import signal
 import sys
 import threading
 import time
 import uuid
 from typing import Callable, Iterable
 
-from distributed import Client, KilledWorker, LocalCluster, WorkerPlugin, get_worker
+from distributed import Client, KilledWorker, LocalCluster
 from distributed import wait as dask_wait
 
 from engine.mnk.rules import GameConfig
 from referee.cluster_address import ClusterAddress
+from referee.cluster_worker import MatchSwitch, Unfit, check_task, flip, game_task
 from referee.game import GameResult
-from referee.gamejob import GameJob, PlayedGame, abandoned_result, play_job
-from referee.match import MatchError, check_engines
+from referee.gamejob import GameJob, PlayedGame, abandoned_result
+from referee.match import MatchError
 from referee.seats import EngineSpec, TimeControl
 
 __all__ = ["ClusterFarm", "CheckedEngine"]
@@ -92,6 +94,7 @@ class ClusterFarm:
         self._info_at = float("-inf")
         self._started_at: float | None = None
         self._played = 0
+        self._registered = False  # the switch is on the workers
         self._left_running = False  # Ctrl-C left games on the workers: their switch must stay
         self._out_dir: str | None = None
         self._log_levels: dict[str, int] = {}  # Dask's own log levels here, while we silence them
@@ -132,9 +135,6 @@ class ClusterFarm:
                 raise MatchError(f"no Dask worker is connected to {self.address.scheduler} (waited "
                                  f"{WORKERS_TIMEOUT_S:.0f} s; start one with: dask worker "
                                  f"{self.address.scheduler})") from None
-        # local:N workers share this terminal: Ctrl-C is the coordinator's to handle, not theirs.
-        self._client.register_plugin(_MatchSwitch(ignore_interrupts=self._cluster is not None),
-                                     name=self._switch)
         self._refresh(force=True)
 
     def close(self) -> None:
@@ -144,7 +144,7 @@ class ClusterFarm:
         try:
             if client is not None:
                 try:
-                    if cluster is None and not self._left_running:
+                    if cluster is None and self._registered and not self._left_running:
                         client.unregister_worker_plugin(self._switch)
                     client.close()
                 except Exception:  # noqa: BLE001 - a lost scheduler must not mask how the match ended
@@ -167,9 +167,16 @@ class ClusterFarm:
         do not apply: the check runs on the workers.)
         """
         client = self._require()
-        futures = {addr: client.submit(_check_task, specs, config, tc, workers=[addr],
-                                       allow_other_workers=False, pure=False,
-                                       key=f"referee-check-{uuid.uuid4().hex[:12]}")
+        # local:N workers share this terminal: Ctrl-C is the coordinator's to handle, not theirs.
+        try:
+            client.register_plugin(MatchSwitch(specs, config, tc, ignore_interrupts=self._cluster is not None),
+                                   name=self._switch)
+        except Exception as exc:  # noqa: BLE001 - whatever a worker answered, it cannot play this match
+            raise MatchError(f"the Dask workers of {self.address} cannot take this match (do they run this same "
+                             f"install, at the same path?): {_why(exc)}") from None
+        self._registered = True
+        futures = {addr: client.submit(check_task, self._switch, workers=[addr], allow_other_workers=False,
+                                       pure=False, key=f"referee-check-{uuid.uuid4().hex[:12]}")
                    for addr in sorted(client.scheduler_info()["workers"])}
         submitted = list(futures.values())
         limit = (tc.start_ms + tc.about_ms) / 1000 + 30.0
@@ -217,7 +224,7 @@ class ClusterFarm:
                 self._refresh()
                 while todo and not halt and len(pending) < _PER_THREAD * max(1, self._threads):
                     job = job_of(todo.popleft())
-                    fut = client.submit(_game_task, job, self._switch, pure=False, retries=_RETRIES,
+                    fut = client.submit(game_task, job, self._switch, pure=False, retries=_RETRIES,
                                         key=f"referee-game-{job.game}-{self._switch[-12:]}")
                     fut.add_done_callback(done.put)
                     pending[fut] = job
@@ -277,7 +284,10 @@ class ClusterFarm:
     def _collect(self, fut, job: GameJob) -> PlayedGame | None:
         """The finished game of a done future: played, abandoned, or ``None`` when it never started."""
         if fut.status == "finished":
-            return fut.result()
+            played = fut.result()
+            if isinstance(played, Unfit):
+                raise MatchError(f"on the Dask worker {played.worker}: {played.why}")
+            return played
         if fut.status == "error":
             exc = fut.exception()
             if isinstance(exc, KilledWorker):
@@ -302,7 +312,7 @@ class ClusterFarm:
 
     def _flip(self, what: str) -> None:
         """Set the match's ``drain`` or ``stop`` switch on every worker."""
-        self._require().run(_flip_switch, self._switch, what, on_error="ignore")
+        self._require().run(flip, self._switch, what, on_error="ignore")
 
     def _abort(self, pending: dict) -> None:
         """Stop the games being played (they end ``interrupted``), cancel the rest.
@@ -320,51 +330,6 @@ class ClusterFarm:
         except Exception:  # noqa: BLE001 - the cluster is unreachable: nothing more to stop there
             pass
         pending.clear()
-
-
-class _MatchSwitch(WorkerPlugin):
-    """On every worker of one match: ``drain`` (start no game) and ``stop`` (end the games being played)."""
-
-    def __init__(self, ignore_interrupts: bool = False) -> None:
-        self.ignore_interrupts = ignore_interrupts
-        self.drain = threading.Event()
-        self.stop = threading.Event()
-
-    def __getstate__(self) -> dict:
-        return {"ignore_interrupts": self.ignore_interrupts}  # events are made anew where it lands
-
-    def __setstate__(self, state: dict) -> None:
-        self.__init__(**state)
-
-    def setup(self, worker) -> None:
-        if self.ignore_interrupts and threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _flip_switch(name: str, what: str, dask_worker=None) -> None:
-    """On a worker (``Client.run``): set the switch ``what`` of the match ``name``."""
-    switch = dask_worker.plugins.get(name) if dask_worker is not None else None
-    if isinstance(switch, _MatchSwitch):
-        getattr(switch, what).set()
-
-
-def _game_task(job: GameJob, switch_name: str) -> PlayedGame | None:
-    """On a worker: play one game, or nothing (``None``) once its match wants no more."""
-    try:
-        switch = get_worker().plugins.get(switch_name)
-    except ValueError:  # not on a worker (a synchronous scheduler): nothing can stop it but its end
-        switch = None
-    if not isinstance(switch, _MatchSwitch):
-        return play_job(job)
-    if switch.drain.is_set() or switch.stop.is_set():
-        return None
-    return play_job(job, stop=switch.stop)
-
-
-def _check_task(specs: dict[str, EngineSpec], config: GameConfig, tc: TimeControl) -> dict[str, tuple[str, bool]]:
-    """On a worker: the start check; each engine's name and whether it answered ``ABOUT``."""
-    checked = check_engines(specs, config, tc)
-    return {tag: (seat.name, seat.about_answered) for tag, seat in checked.items()}
 
 
 def _check_results(futures: dict, limit: float) -> tuple[dict[str, tuple[str, bool]], list[str]]:

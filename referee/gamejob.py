@@ -17,6 +17,7 @@ one at fault, not scored, played again by ``--resume``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import tempfile
@@ -105,9 +106,10 @@ def play_job(job: GameJob, *, stop: threading.Event | None = None) -> PlayedGame
     No engine process outlives the call.
     """
     registry = ProcessRegistry()
-    with tempfile.TemporaryDirectory(prefix="referee-game-") as tmp:
-        paths = [os.path.join(tmp, f"{tag}.stderr") for tag in TAGS] if job.log_io else [None, None]
-        log = open(os.path.join(tmp, "io.log"), "w", encoding="utf-8", buffering=1) if job.log_io else None
+    logs = tempfile.TemporaryDirectory(prefix="referee-game-") if job.log_io else contextlib.nullcontext()
+    with logs as tmp:
+        paths = [os.path.join(tmp, f"{tag}.stderr") for tag in TAGS] if tmp else [None, None]
+        log = open(os.path.join(tmp, "io.log"), "w", encoding="utf-8", buffering=1) if tmp else None
         try:
             now = time.monotonic()
             seats = [EngineSeat(spec, log=log, stderr_path=path, registry=registry, stop=stop, tag=tag,
@@ -121,7 +123,7 @@ def play_job(job: GameJob, *, stop: threading.Event | None = None) -> PlayedGame
             if log is not None:
                 log.close()
         played = PlayedGame(result, host=socket.gethostname())
-        if job.log_io:
+        if tmp:
             played.io_log = _tail(os.path.join(tmp, "io.log"))
             played.stderr = (_tail(paths[0]), _tail(paths[1]))
     return played

@@ -9,6 +9,7 @@ import contextlib
 import importlib.util
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -17,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from fake_engines.fakes import assert_all_gone, cmdline, children, descendants, fake_cmd, read_pids
+from fake_engines.fakes import (assert_all_gone, cmdline, children, descendants, fake_argv, fake_cmd,
+                                read_pids)
 from referee import cli
 from referee.cluster_address import ClusterAddress
 
@@ -338,3 +340,37 @@ def test_a_match_on_a_scheduler_plays_every_game_and_leaves_the_workers(tmp_path
     assert p.returncode == 0, p.stderr
     assert sorted(content(games_of(out))) == [1, 2, 3, 4]
     assert len(client.scheduler_info()["workers"]) == 2
+
+
+@pytest.mark.slow
+@needs_dask
+def test_a_worker_that_joins_later_and_cannot_start_an_engine_ends_the_match(tmp_path):
+    """Checked by its first game: the match ends with one message, and no game is lost by start_failed."""
+    import logging
+
+    from distributed import LocalCluster
+    out = tmp_path / "m"
+    # the engine starts only where GOOD=1: on the cluster's own worker, not on the one that joins later
+    picky = shlex.join(["/bin/sh", "-c", 'test "$GOOD" = 1 || exit 3; exec "$@"', "sh",
+                        *fake_argv(*A, "--move-ms", "30")])
+    cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
+                           silence_logs=logging.CRITICAL, env={"GOOD": "1"})
+    try:
+        with referee(SMALL + ["--games", "20", "--cluster", cluster.scheduler_address, "--out", str(out),
+                              "--quiet", picky, picky]) as proc:
+            wait_for(lambda: (out / "results.jsonl").exists(), 60, "a first game")
+            late = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", cluster.scheduler_address,
+                                     "--nthreads", "1", "--no-dashboard"], env={**os.environ, "GOOD": "0"},
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                _, err = proc.communicate(timeout=60)
+            finally:
+                late.terminate()
+                late.wait(timeout=30)
+    finally:
+        cluster.close()
+    assert proc.returncode == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("referee: on the Dask worker tcp://"), err
+    assert "failed to start" in lines[0] or "cannot be started" in lines[0]
+    assert all(g["termination"] != "start_failed" for g in games_of(out))
