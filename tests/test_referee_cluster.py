@@ -23,7 +23,10 @@ from fake_engines.fakes import (assert_all_gone, cmdline, children, descendants,
 from referee import cli
 from referee.cluster_address import ClusterAddress
 
-REF = [sys.executable, "-m", "referee"]
+# python -m referee, with Python's own Ctrl-C handling even when this run inherited SIGINT ignored
+# (as a shell's background job does): the interrupt tests must not depend on how pytest was started.
+REF = [sys.executable, "-c", "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+       "runpy.run_module('referee', run_name='__main__', alter_sys=True)"]
 SMALL = ["--size", "7", "--win-length", "4", "--turn-ms", "2000", "--tolerance-ms", "10000", "--seed", "11"]
 A = ("--name", "A", "--seed", "1")
 B = ("--name", "B", "--seed", "2")
