@@ -14,6 +14,9 @@ class Termination(str, enum.Enum):
     up (``resign``, ``quit`` or the end of its input); every other value except
     ``INTERRUPTED`` means one engine was at fault and lost.  ``INTERRUPTED``
     games (Ctrl-C, SIGTERM, SPRT stop) are never recorded as results.
+    ``ABANDONED`` games (a cluster game whose worker died on every try, or
+    where the referee failed) are recorded but neither scored nor taken as
+    played: ``--resume`` plays them again.
     """
 
     LINE = "line"
@@ -25,6 +28,7 @@ class Termination(str, enum.Enum):
     START_FAILED = "start_failed"
     RESIGN = "resign"
     INTERRUPTED = "interrupted"
+    ABANDONED = "abandoned"
 
 
 #: Terminations where the side at fault loses.
