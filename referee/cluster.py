@@ -7,7 +7,7 @@ at the end) or connects to a running scheduler (its workers are left
 running), then:
 
 - checks, on every connected worker, that both engine commands start there
-  (:func:`referee.match.check_engines`, run as a task pinned to each worker):
+  (:func:`referee.startcheck.check_engines`, run as a task pinned to each worker):
   a worker that cannot start one fails the match with one message (a worker
   that joins later is checked by its first game, with the same outcome);
 - plays each game as one task (:func:`referee.gamejob.play_job`, the same
@@ -50,8 +50,8 @@ from referee.cluster_address import ClusterAddress
 from referee.cluster_worker import MatchSwitch, Unfit, check_task, flip, game_task
 from referee.game import GameResult
 from referee.gamejob import GameJob, PlayedGame, abandoned_result
-from referee.match import MatchError
 from referee.seats import EngineSpec, TimeControl
+from referee.startcheck import MatchError
 
 __all__ = ["ClusterFarm", "CheckedEngine"]
 

@@ -21,8 +21,8 @@ from distributed import WorkerPlugin, get_worker
 
 from engine.mnk.rules import GameConfig
 from referee.gamejob import GameJob, PlayedGame, play_job
-from referee.match import MatchError, check_engines
 from referee.seats import EngineSpec, TimeControl
+from referee.startcheck import MatchError, check_engines
 
 __all__ = ["MatchSwitch", "Unfit", "flip", "check_task", "game_task"]
 

@@ -25,15 +25,11 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from engine.mnk.rules import GameConfig
 from referee.game import GameResult, play_game
 from referee.seats import EngineSeat, EngineSpec, ProcessRegistry, TimeControl
 from referee.termination import Termination
-
-if TYPE_CHECKING:
-    from referee.match import MatchSettings
 
 __all__ = ["GameJob", "PlayedGame", "play_job", "abandoned_result", "MAX_LOG_BYTES"]
 
@@ -64,15 +60,6 @@ class GameJob:
     seed: int | None = None
     about_wait: tuple[bool, bool] = (True, True)
     log_io: bool = False
-
-    @classmethod
-    def of(cls, settings: "MatchSettings", specs: tuple[EngineSpec, EngineSpec], game: int,
-           about_wait: tuple[bool, bool] = (True, True)) -> "GameJob":
-        """Game ``game`` of the match ``settings`` (its seed already resolved)."""
-        return cls(game=game, specs=specs, first=settings.first_of(game), config=settings.config,
-                   tc=settings.tc, opening=tuple(settings.opening_of(game)),
-                   seed=settings.seed if settings.random_openings else None,
-                   about_wait=about_wait, log_io=settings.log_io and settings.out_dir is not None)
 
 
 @dataclass

@@ -35,11 +35,8 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import dataclasses
-import os
 import random
-import shlex
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -51,9 +48,20 @@ from referee import display
 from referee.game import GameResult, MoveEvent, play_game
 from referee.gamejob import GameJob
 from referee.openings import describe_openings, opening_for_game, plies_bounds
-from referee.process import EngineStartError, close_many
-from referee.records import append_result, read_results, result_from_json, write_game_files
-from referee.seats import EngineSeat, EngineSpec, Fault, HumanSeat, ProcessRegistry, TimeControl
+from referee.records import (
+    append_result,
+    read_results,
+    result_from_json,
+    write_game_files,
+)
+from referee.seats import (
+    EngineSeat,
+    EngineSpec,
+    HumanSeat,
+    ProcessRegistry,
+    TimeControl,
+)
+from referee.startcheck import MatchError, check_engines
 from referee.stats import Sprt, Tally
 from referee.termination import Termination
 
@@ -128,97 +136,6 @@ class MatchOutcome:
     labels: tuple[str, str] = ("engine1", "engine2")
     #: The name of the human who ended the match (``quit`` or end of input), if one did.
     ended_by: str | None = None
-
-
-class MatchError(Exception):
-    """A match cannot start (an engine that cannot start, a results file from another match
-    without ``--resume``, ...)."""
-
-
-#: How much of an engine's stderr a failed start check quotes.
-_STDERR_TAIL_CHARS = 300
-
-
-def check_engines(
-    specs: dict[str, EngineSpec],
-    config: GameConfig,
-    tc: TimeControl,
-    *,
-    registry: ProcessRegistry | None = None,
-    stop: threading.Event | None = None,
-) -> dict[str, EngineSeat]:
-    """Start every engine of ``specs`` (tag -> spec; humans skipped) once, as a game would, then end it.
-
-    Engines are started side by side; a command given for both sides is started
-    once.  Returns the checked seats by tag (closed; their ``name`` and
-    ``about_answered`` tell what ``ABOUT`` said).  Raises :class:`MatchError`
-    naming every engine that cannot start, with why (and the end of its
-    stderr, where it said something).  Returns early, without error, when
-    ``stop`` is set meanwhile.
-    """
-    unique: dict[EngineSpec, list[str]] = {}
-    for tag, spec in specs.items():
-        if not spec.is_human:
-            unique.setdefault(spec, []).append(tag)
-    if not unique:
-        return {}
-    problems: dict[EngineSpec, str] = {}
-    checked: dict[str, EngineSeat] = {}
-    with tempfile.TemporaryDirectory(prefix="referee-check-") as tmp:
-        seats: dict[EngineSpec, EngineSeat] = {}
-        errs: dict[EngineSpec, str] = {}
-        for i, (spec, tags) in enumerate(unique.items()):
-            errs[spec] = os.path.join(tmp, f"{i}.stderr")
-            seats[spec] = EngineSeat(spec, registry=registry, stop=stop, tag=tags[0], stderr_path=errs[spec])
-        try:
-            for spec, seat in seats.items():  # spawn all, then wait for all: as a game starts
-                try:
-                    seat.launch(config, tc)
-                except Fault as f:
-                    cause = f.__cause__
-                    problems[spec] = (f"cannot be started: {cause.why}" if isinstance(cause, EngineStartError)
-                                      else f"failed to start: {f.reason}")
-            for spec, seat in seats.items():
-                if spec in problems:
-                    continue
-                try:
-                    seat.finish_start(config, tc)
-                except Fault as f:
-                    problems[spec] = f"failed to start: {f.reason}"
-        finally:
-            close_many([s.proc for s in seats.values()], 0.3)
-            for seat in seats.values():
-                seat.close(0.0)
-        if stop is not None and stop.is_set():
-            return {}
-        if problems:
-            parts = []
-            for spec, why in problems.items():
-                said = _tail(errs[spec])
-                cmd = shlex.join(spec.argv)
-                parts.append(f"{' and '.join(unique[spec])} ({cmd}) {why}"
-                             + (f"; its stderr ends: {said!r}" if said else ""))
-            raise MatchError("; ".join(parts) + "; no game was played")
-    for spec, tags in unique.items():
-        for tag in tags:
-            checked[tag] = seats[spec]
-    return checked
-
-
-def _tail(path: str) -> str:
-    """The last non-blank line of a file (cut to a readable length), or ``""``."""
-    try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            f.seek(max(0, f.tell() - 4096))
-            lines = f.read().decode("utf-8", "replace").splitlines()
-    except OSError:
-        return ""
-    lines = [ln.strip() for ln in lines if ln.strip()]
-    if not lines:
-        return ""
-    last = lines[-1]
-    return last if len(last) <= _STDERR_TAIL_CHARS else last[:_STDERR_TAIL_CHARS] + "…"
 
 
 def _prior_results(settings: MatchSettings) -> dict[int, GameResult]:
@@ -401,7 +318,7 @@ def run_match(
             say(f"openings: {settings.openings_text()}")
         if farm is not None:
             about = tuple(tag not in no_about for tag in ("engine1", "engine2"))
-            farm.play(todo, lambda g: GameJob.of(settings, (spec1, spec2), g, about), finish, stop=stop,
+            farm.play(todo, lambda g: _job(settings, (spec1, spec2), g, about), finish, stop=stop,
                       out_dir=settings.out_dir)
         elif workers == 1:
             for g in todo:
@@ -438,6 +355,15 @@ def run_match(
             farm.close()
     outcome.interrupted = outcome.interrupted or stop.is_set()
     return outcome
+
+
+def _job(settings: MatchSettings, specs: tuple[EngineSpec, EngineSpec], game: int,
+         about_wait: tuple[bool, bool]) -> GameJob:
+    """Game ``game`` of the match ``settings`` (its seed already resolved) as a cluster task plays it."""
+    return GameJob(game=game, specs=specs, first=settings.first_of(game), config=settings.config,
+                   tc=settings.tc, opening=tuple(settings.opening_of(game)),
+                   seed=settings.seed if settings.random_openings else None,
+                   about_wait=about_wait, log_io=settings.log_io and settings.out_dir is not None)
 
 
 def _count(outcome: MatchOutcome, r: GameResult) -> None:
