@@ -114,7 +114,8 @@ def elo_text(t: Tally, label: str = "engine1") -> str:
 
     No game: ``n/a``.  Wins only or losses only have no point estimate (it
     would be infinite), so only the finite bound is given, e.g.
-    ``< +254.8``.  An interval bound the data do not give is ``-inf``/``+inf``.
+    ``< +254.8``; so is an interval with one bound the data do not give
+    (``95 % interval: above +142.0``).  No figure is ever ``inf``.
     """
     if t.games == 0:
         return "Elo difference n/a (no games)"
@@ -125,6 +126,10 @@ def elo_text(t: Tally, label: str = "engine1") -> str:
         return f"Elo difference > {_fmt_elo(lo)} (95 % bound; no estimate: {label} won every game)"
     if math.isinf(lo) and math.isinf(hi):
         return f"Elo difference {_fmt_elo(elo)}  (too few games to bound it at 95 %)"
+    if math.isinf(hi):
+        return f"Elo difference {_fmt_elo(elo)}  (95 % interval: above {_fmt_elo(lo)})"
+    if math.isinf(lo):
+        return f"Elo difference {_fmt_elo(elo)}  (95 % interval: below {_fmt_elo(hi)})"
     return f"Elo difference {_fmt_elo(elo)}  (95 % interval {_fmt_elo(lo)} .. {_fmt_elo(hi)})"
 
 

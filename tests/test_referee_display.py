@@ -56,6 +56,9 @@ def test_elo_text_on_edge_cases():
     assert elo_text(_tally(wins=1, losses=1)) == "Elo difference +0.0  (too few games to bound it at 95 %)"
     assert "-inf" not in elo_text(_tally(losses=5)) and "inf" not in elo_text(_tally(draws=1))
     # a normal sample: the usual figure, 400 log10(0.7/0.3) = +147.2
+    # one bound the data do not give: the other stated as a bound, never "inf"
+    assert elo_text(_tally(3, 1, 0)) == "Elo difference +338.0  (95 % interval: above +27.4)"
+    assert elo_text(_tally(0, 1, 3)) == "Elo difference -338.0  (95 % interval: below -27.4)"
     assert elo_text(_tally(6, 2, 2)).startswith("Elo difference +147.2  (95 % interval ")
 
 
