@@ -2,7 +2,10 @@
 
 Everything that turns Gomocup's ``timeout_turn``, ``timeout_match``,
 ``time_left`` and ``max_memory`` into a deadline and a tree cap lives here, so
-the margins are written down once.  The functions are pure: the caller passes
+the margins are written down once; and so does NBoard's: its ``set depth`` level
+becomes a time a move (:func:`level_turn_ms`), the game clock of a GGF record
+(``TI`` less the side's move times) is a match clock split over the moves to go
+(half the empty squares, as on an m,n,k board), both through :func:`plan_move`.  The functions are pure: the caller passes
 the arrival time of the command (``time.monotonic()`` seconds) and gets back an
 absolute deadline anchored to it, so time spent parsing, waiting for an import
 or queueing a command is charged against the move, as the manager's clock does.
@@ -59,6 +62,14 @@ INSTANT_HARD_MS = 45.0
 MATCH_OVERRUN_MS = 500.0
 #: Turn time used when the manager sent no time limit and no playout/node limit is set.
 DEFAULT_TURN_MS = 5000
+#: NBoard's ``set depth`` level whose move takes ``LEVEL_BASE_MS`` (the default move time).
+LEVEL_BASE = 10
+LEVEL_BASE_MS = 1000.0
+#: Every this many levels the time a move doubles.
+LEVEL_DOUBLING = 3
+#: The time a move of the lowest level (1) and the cap of the highest.
+LEVEL_MIN_MS = 100.0
+LEVEL_MAX_MS = 60_000.0
 #: ``time_left`` at or above this means "unlimited" (Gomocup sends 2^31 - 1).
 UNLIMITED_MS = 2_147_483_647
 #: Memory assumed used before the tree grows: interpreter, numpy, rollout buffers
@@ -108,6 +119,17 @@ def turn_budget_ms(turn_ms: float) -> float:
         return 0.0
     margin = min(TURN_MARGIN_MAX_MS, TURN_MARGIN_MS + TURN_MARGIN_FRACTION * turn_ms)
     return max(0.0, turn_ms - margin)
+
+
+def level_turn_ms(level: int) -> float:
+    """The time a move of an NBoard ``set depth`` level: one second at level 10, doubled
+    every 3 levels (level 4: 250 ms, 7: 500 ms, 13: 2 s, 16: 4 s, 19: 8 s, 22: 16 s),
+    at least 100 ms and at most a minute.  An MCTS has no search depth; this makes a GUI's
+    level slider mean "stronger and slower" as it does for an alpha-beta engine, whose
+    time grows about geometrically with depth."""
+    level = max(0, min(int(level), 100))  # beyond these the bounds hold anyway (and 2**huge overflows)
+    ms = LEVEL_BASE_MS * 2.0 ** ((level - LEVEL_BASE) / LEVEL_DOUBLING)
+    return max(LEVEL_MIN_MS, min(LEVEL_MAX_MS, ms))
 
 
 def moves_to_go(empty_cells: int) -> int:

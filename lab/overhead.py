@@ -1,18 +1,26 @@
-"""Measure the referee's own cost per move, and how games per second scale with concurrency.
+"""Measure the referee's own cost per move, and how games per second scale with concurrency or a cluster.
 
-    python -m lab.overhead [--games 20] [--size 15] [--concurrency 1 2]
+    python -m lab.overhead [--games 20] [--size 15] [--concurrency 1 2] [--cluster local:2] [--marginal]
 
 Two instant engines (``python -m referee.random_engine``) play; for every move
 the referee records the time from reading an engine's reply off the pipe to
 having written the next command to the other engine: parsing, validation, its
 own board and win test, clock keeping and the write.  Engine think time and
 process start-up are excluded from that figure, but included in games/second.
+
+``--cluster ADDRESS`` also plays the games through ``referee --cluster`` (the
+per-move figure is then measured on the workers).  ``--marginal`` plays each
+setting twice, ``games`` and ``2 * games``, and reports the time one more game
+adds, ``(T(2n) - T(n)) / n``: what is paid once per match (starting a local
+cluster, the start check) cancels out, so the cluster's cost per game is its
+marginal time less that of ``--concurrency`` with as many games at once.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import sys
 import time
@@ -22,8 +30,8 @@ from referee.match import MatchSettings, run_match
 from referee.seats import EngineSpec, TimeControl
 
 
-def measure(games: int, size: int, win_length: int, concurrency: int) -> dict:
-    """Play ``games`` random games; return overhead percentiles (µs) and throughput."""
+def measure(games: int, size: int, win_length: int, concurrency: int = 1, cluster: str | None = None) -> dict:
+    """Play ``games`` random games (here, or on ``cluster``); return overhead percentiles (µs) and throughput."""
     def spec(seed: int) -> EngineSpec:
         argv = (sys.executable, "-m", "referee.random_engine", "--seed", str(seed))
         return EngineSpec(argv, "random")
@@ -31,11 +39,11 @@ def measure(games: int, size: int, win_length: int, concurrency: int) -> dict:
     settings = MatchSettings(
         config=GameConfig(size, size, win_length),
         tc=TimeControl(turn_ms=5000, tolerance_ms=5000),
-        games=games, concurrency=concurrency, quiet=True,
+        games=games, concurrency=concurrency, quiet=True, cluster=cluster,
     )
-    t = time.monotonic()
+    t, cpu = time.monotonic(), _cpu_s()
     outcome = run_match(spec(1), spec(2), settings)
-    wall = time.monotonic() - t
+    wall, cpu = time.monotonic() - t, _cpu_s() - cpu
     over = sorted(o for r in outcome.results for o in r.overhead_s)
     moves = sum(len(r.moves) for r in outcome.results)
     if not over:
@@ -49,7 +57,33 @@ def measure(games: int, size: int, win_length: int, concurrency: int) -> dict:
         "games_per_s": len(outcome.results) / wall,
         "moves_per_s": moves / wall,
         "wall_s": wall,
+        "cpu_s": cpu,
     }
+
+
+def _measure_one(label: str, how: dict, args: argparse.Namespace) -> dict[str, float]:
+    """Measure one setting (and its marginal cost per game, if asked); print it; return its key figures."""
+    m = measure(args.games, args.size, args.win_length, **how)
+    print(f"{label}: {m['games']} games, {m['moves']} moves in {m['wall_s']:.2f} s ({m['cpu_s']:.2f} s CPU); "
+          f"referee overhead per move median {m['median_us']:.0f} us, p90 {m['p90_us']:.0f} us, "
+          f"max {m['max_us']:.0f} us; {m['games_per_s']:.1f} games/s, {m['moves_per_s']:.0f} moves/s", flush=True)
+    figures = {"games/s": m["games_per_s"], "overhead/move us": m["median_us"]}
+    if args.marginal:
+        m2 = measure(2 * args.games, args.size, args.win_length, **how)
+        n = m2["games"] - m["games"]
+        extra, extra_cpu = (m2["wall_s"] - m["wall_s"]) / n, (m2["cpu_s"] - m["cpu_s"]) / n
+        print(f"{label}: {m2['games']} games in {m2['wall_s']:.2f} s; one more game adds "
+              f"{extra * 1000:.1f} ms ({1 / extra:.1f} games/s once started) and {extra_cpu * 1000:.1f} ms CPU",
+              flush=True)
+        figures.update({"ms/game": extra * 1000, "CPU ms/game": extra_cpu * 1000})
+    return figures
+
+
+def _cpu_s() -> float:
+    """CPU seconds of this process and of every child it has reaped (engines; a local cluster's workers
+    and the engines they reaped, once the cluster is shut down)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,15 +92,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--size", type=int, default=15)
     ap.add_argument("--win-length", type=int, default=5)
-    ap.add_argument("--concurrency", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--concurrency", type=int, nargs="*", default=[1, 2])
+    ap.add_argument("--cluster", nargs="*", default=[], metavar="ADDRESS",
+                    help="also play on these Dask clusters (local:N or a scheduler address)")
+    ap.add_argument("--marginal", action="store_true",
+                    help="also play 2 * games and report the time one more game adds")
+    ap.add_argument("--repeat", type=int, default=1, metavar="R",
+                    help="measure every setting R times, interleaved (a loaded machine drifts), and end with "
+                         "the medians")
     args = ap.parse_args(argv)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"load average before: {load:.2f}; {os.cpu_count()} cpus; {args.size}x{args.size} k={args.win_length}")
-    for c in args.concurrency:
-        m = measure(args.games, args.size, args.win_length, c)
-        print(f"concurrency {c}: {m['games']} games, {m['moves']} moves in {m['wall_s']:.2f} s; "
-              f"referee overhead per move median {m['median_us']:.0f} us, p90 {m['p90_us']:.0f} us, "
-              f"max {m['max_us']:.0f} us; {m['games_per_s']:.1f} games/s, {m['moves_per_s']:.0f} moves/s")
+    runs = [(f"concurrency {c}", {"concurrency": c}) for c in args.concurrency]
+    runs += [(f"cluster {a}", {"cluster": a}) for a in args.cluster]
+    seen: dict[str, dict[str, list[float]]] = {label: {} for label, _ in runs}
+    for _ in range(max(1, args.repeat)):
+        for label, how in runs:
+            figures = _measure_one(label, how, args)
+            for key, value in figures.items():
+                seen[label].setdefault(key, []).append(value)
+    if args.repeat > 1:
+        for label, figures in seen.items():
+            print(f"{label}, median of {args.repeat}: " + ", ".join(
+                f"{key} {statistics.median(values):.1f} ({min(values):.1f}..{max(values):.1f})"
+                for key, values in figures.items()))
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"load average after: {load:.2f}")
     return 0
 
 

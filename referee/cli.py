@@ -30,6 +30,7 @@ from typing import Sequence
 from engine.mnk.rules import GameConfig, Rule
 from referee import display
 from referee.argtypes import board_size, nonneg_int, plies_range, positive_int
+from referee.cluster_address import cluster_address
 from referee.match import MatchError, MatchOutcome, MatchSettings, run_match
 from referee.openings import default_random_plies, load_openings, random_opening
 from referee.seats import EngineSpec, TimeControl
@@ -140,6 +141,11 @@ def build_parser() -> argparse.ArgumentParser:
     r = p.add_argument_group("running and output")
     r.add_argument("--concurrency", type=positive_int, default=1, metavar="N",
                    help="games played at once (default 1; a human plays one at a time)")
+    r.add_argument("--cluster", type=cluster_address, default=None, metavar="ADDRESS",
+                   help="play the games on a Dask cluster (needs the 'cluster' extra): local:N starts N "
+                        "worker processes here, tcp://HOST:PORT uses a running scheduler's workers, "
+                        "which must run the engine commands as given (same paths); records are written "
+                        "here; --concurrency is not used (each worker thread plays one game at a time)")
     r.add_argument("--out", metavar="DIR",
                    help="record each game as it ends: DIR/game-NNNN.psq (Piskvork) and .sgf, and a "
                         "line in DIR/results.jsonl")
@@ -209,9 +215,13 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool 
             random_opening(config, plies[1], random.Random(0))  # fits the board?
         except ValueError as exc:
             p.error(f"--random-opening: {exc}")
-    shown = args.display or ("board" if human else "moves")
+    shown = args.display or ("board" if human else "games" if args.cluster else "moves")
     if shown == "board" and args.concurrency > 1 and not human and not args.quiet:
         p.error("--display board shows one game at a time: use --concurrency 1, or --display moves")
+    if args.cluster and (human or shown in ("board", "moves")):
+        p.error("a human plays here, not on a cluster: leave out --cluster" if human else
+                f"--display {shown} shows moves as they are played, but a cluster sends back whole "
+                "games: use --display games or none")
     sprt = None
     if args.sprt:
         try:
@@ -223,7 +233,7 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool 
         tc=TimeControl(args.turn_ms, args.match_ms, args.tolerance_ms, args.start_ms),
         games=args.games, first=args.first, openings=openings, random_plies=plies,
         seed=args.seed, concurrency=args.concurrency, out_dir=args.out, resume=args.resume,
-        log_io=args.log_io, quiet=args.quiet, sprt=sprt, display=shown,
+        log_io=args.log_io, quiet=args.quiet, sprt=sprt, display=shown, cluster=args.cluster,
     )
 
 

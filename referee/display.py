@@ -94,6 +94,8 @@ def move_line(ev: MoveEvent) -> str:
 def verdict_text(r: GameResult, labels: tuple[str, str] = ("engine1", "engine2")) -> str:
     """One line: who won and why (``labels``: how engine1 and engine2 are called, e.g. ``human``)."""
     if r.winner is None:
+        if r.termination == "abandoned":
+            return f"game {r.game}: abandoned, not scored: {r.reason}"
         head = "draw" if r.termination != "interrupted" else "interrupted"
     else:
         i = 0 if r.winner == "engine1" else 1
@@ -126,13 +128,22 @@ def elo_text(t: Tally, label: str = "engine1") -> str:
     return f"Elo difference {_fmt_elo(elo)}  (95 % interval {_fmt_elo(lo)} .. {_fmt_elo(hi)})"
 
 
-def progress_line(t: Tally, total: int, elapsed_s: float, label: str = "engine1") -> str:
-    """``games done/total, W-D-L, score, ETA`` for a running match, from ``label``'s (engine1's) side."""
+def progress_line(t: Tally, total: int, elapsed_s: float, label: str = "engine1", *,
+                  rate: float | None = None, workers: int | None = None) -> str:
+    """``games done/total, W-D-L, score, ETA`` for a running match, from ``label``'s (engine1's) side.
+
+    A cluster match also gives ``rate`` (games a second played by this run), from
+    which the ETA is reckoned, and the number of ``workers`` connected.
+    """
     done = t.games
     eta = elapsed_s / done * (total - done) if done else float("nan")
+    if rate is not None:
+        eta = (total - done) / rate if rate > 0 else float("nan")
     eta_txt = f"{eta:.0f}s" if done and not math.isnan(eta) else "?"
+    farm = "" if rate is None else f"  {rate:.2f} games/s"
+    farm += "" if workers is None else f"  {workers} worker{'s' if workers != 1 else ''}"
     return (f"[{done}/{total}] {label} +{t.wins} ={t.draws} -{t.losses}  "
-            f"score {t.score():.3f}  elapsed {elapsed_s:.0f}s  ETA {eta_txt}")
+            f"score {t.score():.3f}{farm}  elapsed {elapsed_s:.0f}s  ETA {eta_txt}")
 
 
 def summary_text(name1: str, name2: str, t: Tally, sprt: Sprt | None = None,

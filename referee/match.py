@@ -20,6 +20,11 @@ missing program or a refused board size would otherwise lose every game by
 ``start_failed`` and still print an Elo.  An engine that passes the check but
 fails later gets per-game verdicts as usual.
 
+Cluster: with ``cluster`` set, :mod:`referee.cluster` runs the start check
+on every Dask worker and plays each game there as one task
+(:class:`referee.gamejob.GameJob`); the records are still written here, as
+games come back.
+
 Interruption: on ``KeyboardInterrupt`` (Ctrl-C, or SIGTERM turned into one by
 the CLI) the stop event is set, every engine process group is killed and
 reaped, running games end as ``interrupted`` and are not recorded, so
@@ -30,11 +35,8 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import dataclasses
-import os
 import random
-import shlex
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -44,10 +46,22 @@ from typing import IO, Callable
 from engine.mnk.rules import Board, GameConfig
 from referee import display
 from referee.game import GameResult, MoveEvent, play_game
+from referee.gamejob import GameJob
 from referee.openings import describe_openings, opening_for_game, plies_bounds
-from referee.process import EngineStartError, close_many
-from referee.records import append_result, read_results, result_from_json, write_game_files
-from referee.seats import EngineSeat, EngineSpec, Fault, HumanSeat, ProcessRegistry, TimeControl
+from referee.records import (
+    append_result,
+    read_results,
+    result_from_json,
+    write_game_files,
+)
+from referee.seats import (
+    EngineSeat,
+    EngineSpec,
+    HumanSeat,
+    ProcessRegistry,
+    TimeControl,
+)
+from referee.startcheck import MatchError, check_engines
 from referee.stats import Sprt, Tally
 from referee.termination import Termination
 
@@ -77,6 +91,9 @@ class MatchSettings:
     sprt: Sprt | None = None
     #: What is printed as games go: one of :data:`referee.display.DISPLAYS`.
     display: str = "moves"
+    #: ``local:N`` or a Dask scheduler's address: the games are played there (see
+    #: :mod:`referee.cluster`); ``None``: here, ``concurrency`` at a time.
+    cluster: str | None = None
 
     @property
     def shown(self) -> str:
@@ -121,97 +138,6 @@ class MatchOutcome:
     ended_by: str | None = None
 
 
-class MatchError(Exception):
-    """A match cannot start (an engine that cannot start, a results file from another match
-    without ``--resume``, ...)."""
-
-
-#: How much of an engine's stderr a failed start check quotes.
-_STDERR_TAIL_CHARS = 300
-
-
-def check_engines(
-    specs: dict[str, EngineSpec],
-    config: GameConfig,
-    tc: TimeControl,
-    *,
-    registry: ProcessRegistry | None = None,
-    stop: threading.Event | None = None,
-) -> dict[str, EngineSeat]:
-    """Start every engine of ``specs`` (tag -> spec; humans skipped) once, as a game would, then end it.
-
-    Engines are started side by side; a command given for both sides is started
-    once.  Returns the checked seats by tag (closed; their ``name`` and
-    ``about_answered`` tell what ``ABOUT`` said).  Raises :class:`MatchError`
-    naming every engine that cannot start, with why (and the end of its
-    stderr, where it said something).  Returns early, without error, when
-    ``stop`` is set meanwhile.
-    """
-    unique: dict[EngineSpec, list[str]] = {}
-    for tag, spec in specs.items():
-        if not spec.is_human:
-            unique.setdefault(spec, []).append(tag)
-    if not unique:
-        return {}
-    problems: dict[EngineSpec, str] = {}
-    checked: dict[str, EngineSeat] = {}
-    with tempfile.TemporaryDirectory(prefix="referee-check-") as tmp:
-        seats: dict[EngineSpec, EngineSeat] = {}
-        errs: dict[EngineSpec, str] = {}
-        for i, (spec, tags) in enumerate(unique.items()):
-            errs[spec] = os.path.join(tmp, f"{i}.stderr")
-            seats[spec] = EngineSeat(spec, registry=registry, stop=stop, tag=tags[0], stderr_path=errs[spec])
-        try:
-            for spec, seat in seats.items():  # spawn all, then wait for all: as a game starts
-                try:
-                    seat.launch(config, tc)
-                except Fault as f:
-                    cause = f.__cause__
-                    problems[spec] = (f"cannot be started: {cause.why}" if isinstance(cause, EngineStartError)
-                                      else f"failed to start: {f.reason}")
-            for spec, seat in seats.items():
-                if spec in problems:
-                    continue
-                try:
-                    seat.finish_start(config, tc)
-                except Fault as f:
-                    problems[spec] = f"failed to start: {f.reason}"
-        finally:
-            close_many([s.proc for s in seats.values()], 0.3)
-            for seat in seats.values():
-                seat.close(0.0)
-        if stop is not None and stop.is_set():
-            return {}
-        if problems:
-            parts = []
-            for spec, why in problems.items():
-                said = _tail(errs[spec])
-                cmd = shlex.join(spec.argv)
-                parts.append(f"{' and '.join(unique[spec])} ({cmd}) {why}"
-                             + (f"; its stderr ends: {said!r}" if said else ""))
-            raise MatchError("; ".join(parts) + "; no game was played")
-    for spec, tags in unique.items():
-        for tag in tags:
-            checked[tag] = seats[spec]
-    return checked
-
-
-def _tail(path: str) -> str:
-    """The last non-blank line of a file (cut to a readable length), or ``""``."""
-    try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            f.seek(max(0, f.tell() - 4096))
-            lines = f.read().decode("utf-8", "replace").splitlines()
-    except OSError:
-        return ""
-    lines = [ln.strip() for ln in lines if ln.strip()]
-    if not lines:
-        return ""
-    last = lines[-1]
-    return last if len(last) <= _STDERR_TAIL_CHARS else last[:_STDERR_TAIL_CHARS] + "…"
-
-
 def _prior_results(settings: MatchSettings) -> dict[int, GameResult]:
     if not settings.out_dir:
         return {}
@@ -225,7 +151,7 @@ def _prior_results(settings: MatchSettings) -> dict[int, GameResult]:
         if (obj.get("width"), obj.get("height"), obj.get("win_length"), obj.get("rule")) != (
                 cfg.width, cfg.height, cfg.win_length, cfg.rule.value):
             raise MatchError(f"{path}: game {obj['game']} was played with other board settings")
-        if obj.get("termination") != Termination.INTERRUPTED.value:
+        if obj.get("termination") not in (Termination.INTERRUPTED.value, Termination.ABANDONED.value):
             out[obj["game"]] = result_from_json(obj)
     return out
 
@@ -281,6 +207,8 @@ def run_match(
     mode = settings.shown
     if mode == "board" and workers > 1:
         mode = "moves"  # boards of simultaneous games would interleave line by line
+    if settings.cluster and mode in ("board", "moves"):
+        mode = "games"  # a cluster's workers play the moves: whole games come back
     per_move = mode in ("board", "moves")
     labels = tuple(spec.label if spec.is_human else tag for spec, tag in ((spec1, "engine1"), (spec2, "engine2")))
     outcome.labels = labels
@@ -361,17 +289,23 @@ def run_match(
             if mode != "board" and r.moves:  # (board mode has just shown it)
                 say(display.final_board_text(_final_board(cfg, r)))
             say(display.verdict_text(r, labels))
-            say(display.progress_line(outcome.tally, settings.games, time.monotonic() - t0, labels[0]))
+            say(display.progress_line(outcome.tally, settings.games, time.monotonic() - t0, labels[0],
+                                      **(farm.progress() if farm is not None else {})))
         if settings.sprt is not None:
             t = outcome.tally
             outcome.sprt_decision = settings.sprt.state(t.wins, t.draws, t.losses).decision
             return outcome.sprt_decision is not None
         return False
 
+    farm = None  # the cluster that plays the games, when there is one
     try:
+        if todo and settings.cluster:
+            if human:
+                raise MatchError("a human plays at this terminal, not on a cluster: leave out --cluster")
+            farm = _cluster_farm(settings.cluster)
         if todo:
-            checked = check_engines({"engine1": spec1, "engine2": spec2}, cfg, settings.tc,
-                                    registry=registry, stop=stop)
+            checked = (farm.check_engines if farm is not None else check_engines)(
+                {"engine1": spec1, "engine2": spec2}, cfg, settings.tc, registry=registry, stop=stop)
             for tag, seat in checked.items():
                 if not seat.about_answered:
                     no_about.add(tag)  # the check waited for ABOUT already: the games need not
@@ -382,7 +316,11 @@ def run_match(
             say(display.match_banner((names[0], names[1]), labels, settings.games, cfg,
                                      display.clock_text(settings.tc)))
             say(f"openings: {settings.openings_text()}")
-        if workers == 1:
+        if farm is not None:
+            about = tuple(tag not in no_about for tag in ("engine1", "engine2"))
+            farm.play(todo, lambda g: _job(settings, (spec1, spec2), g, about), finish, stop=stop,
+                      out_dir=settings.out_dir)
+        elif workers == 1:
             for g in todo:
                 if stop.is_set() or finish(one_game(g)) or outcome.ended_by is not None:
                     break
@@ -413,15 +351,27 @@ def run_match(
         raise
     finally:
         registry.kill_all()
+        if farm is not None:
+            farm.close()
     outcome.interrupted = outcome.interrupted or stop.is_set()
     return outcome
+
+
+def _job(settings: MatchSettings, specs: tuple[EngineSpec, EngineSpec], game: int,
+         about_wait: tuple[bool, bool]) -> GameJob:
+    """Game ``game`` of the match ``settings`` (its seed already resolved) as a cluster task plays it."""
+    return GameJob(game=game, specs=specs, first=settings.first_of(game), config=settings.config,
+                   tc=settings.tc, opening=tuple(settings.opening_of(game)),
+                   seed=settings.seed if settings.random_openings else None,
+                   about_wait=about_wait, log_io=settings.log_io and settings.out_dir is not None)
 
 
 def _count(outcome: MatchOutcome, r: GameResult) -> None:
     if not outcome.results:
         outcome.name1, outcome.name2 = r.engine1, r.engine2
     outcome.results.append(r)
-    outcome.tally.add(r.score1, r.first == 1)
+    if r.termination != Termination.ABANDONED.value:  # no one played it: no score
+        outcome.tally.add(r.score1, r.first == 1)
 
 
 def _final_board(cfg: GameConfig, r: GameResult) -> Board:
@@ -429,3 +379,16 @@ def _final_board(cfg: GameConfig, r: GameResult) -> Board:
     for x, y in r.moves:
         board.play(cfg.move(x, y))
     return board
+
+
+def _cluster_farm(address: str):
+    """The open :class:`referee.cluster.ClusterFarm` at ``address`` (Dask is imported here, and only here)."""
+    try:
+        from referee.cluster import ClusterFarm
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in ("dask", "distributed"):
+            raise
+        raise MatchError("--cluster needs Dask: pip install 'mnk-mcts[cluster]'") from None
+    farm = ClusterFarm(address)
+    farm.open()
+    return farm

@@ -67,7 +67,9 @@ def _sgf_coord(v: int) -> str:
 def sgf_text(r: GameResult) -> str:
     """The game as SGF (``GM[4]``, the Gomoku game type)."""
     x_name, o_name = _names_by_colour(r)
-    if r.winner is None:
+    if r.termination == "abandoned":
+        re_ = "Void"  # SGF's "no result": the game was not played out
+    elif r.winner is None:
         re_ = "0"
     else:
         winner_is_x = (r.winner == "engine1") == (r.first == 1)

@@ -15,6 +15,9 @@ class Termination(str, enum.Enum):
     up (``resign``, ``quit`` or the end of its input); every other value except
     ``INTERRUPTED`` means one engine was at fault and lost.  ``INTERRUPTED``
     games (Ctrl-C, SIGTERM, SPRT stop) are never recorded as results.
+    ``ABANDONED`` games (a cluster game whose worker died on every try, or
+    where the referee failed) are recorded but neither scored nor taken as
+    played: ``--resume`` plays them again.
     """
 
     LINE = "line"
@@ -27,6 +30,7 @@ class Termination(str, enum.Enum):
     START_FAILED = "start_failed"
     RESIGN = "resign"
     INTERRUPTED = "interrupted"
+    ABANDONED = "abandoned"
 
 
 #: The ends of a game played out under its rules (no one at fault).

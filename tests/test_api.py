@@ -286,3 +286,14 @@ def test_one_keyed_options_implementation_serves_every_game():
                            ({"reuse_tree": "maybe"}, "true or false"), ({"exploration": "-1"}, "exploration")):
             with pytest.raises(ValueError, match=words):
                 options_for(game, "uct", bad)
+
+
+def test_native_code_answers_for_each_games_extension(monkeypatch):
+    from engine.api import native_code
+    from engine.reversi import kernel
+    from engine.reversi.rules import ReversiConfig
+
+    assert native_code(ReversiConfig()) is (kernel.native() is not None)
+    assert native_code(GameConfig()) is native_code()
+    monkeypatch.setenv("MNK_PURE_PYTHON", "1")
+    assert native_code(ReversiConfig()) is False and native_code() is False

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import queue
-import select
 import threading
 import time
 
@@ -16,6 +15,8 @@ from engine.search.limits import SearchResult
 from protocol.gomocup.loop import MAX_LINE_BYTES, BrainLoop, LineReader
 from protocol.gomocup.position import quick_move
 from protocol.gomocup.session import Session, SessionOptions
+
+from loop_harness import harness_fixture
 
 MOVE_RE = re.compile(r"^\d+,\d+$")
 
@@ -34,58 +35,8 @@ class ThinkUntilStopped:
         return SearchResult(move=move, pv=[move], reason="stopped")
 
 
-class Harness:
-    def __init__(self, thinker) -> None:
-        self.r_in, self.w_in = os.pipe()
-        self.r_out, w_out = os.pipe()
-        self.out = os.fdopen(w_out, "wb")
-        session = Session(SessionOptions(default_turn_ms=None), lambda config: thinker)
-        self.loop = BrainLoop(session, self.r_in, self.out)
-        self.code: "queue.Queue[int]" = queue.Queue()
-        self.thread = threading.Thread(target=lambda: self.code.put(self.loop.run()), daemon=True)
-        self.thread.start()
-        self.buf = b""
-
-    def send(self, *lines: str) -> None:
-        os.write(self.w_in, "".join(ln + "\n" for ln in lines).encode())
-
-    def line(self, timeout: float = 10.0) -> str:
-        end = time.monotonic() + timeout
-        while b"\n" not in self.buf:
-            left = end - time.monotonic()
-            assert left > 0, "no output"
-            ready, _, _ = select.select([self.r_out], [], [], left)
-            if ready:
-                chunk = os.read(self.r_out, 4096)
-                assert chunk, "output closed"
-                self.buf += chunk
-        text, self.buf = self.buf.split(b"\n", 1)
-        return text.decode()
-
-    def pending_output(self) -> bytes:
-        ready, _, _ = select.select([self.r_out], [], [], 0.2)
-        return os.read(self.r_out, 4096) if ready else b""
-
-    def close(self) -> None:
-        for fd in (self.w_in, self.r_out):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-
-
-@pytest.fixture
-def harness():
-    made = []
-
-    def make(thinker):
-        h = Harness(thinker)
-        made.append(h)
-        return h
-
-    yield make
-    for h in made:
-        h.close()
+harness = harness_fixture(lambda fd, out, thinker: BrainLoop(
+    Session(SessionOptions(default_turn_ms=None), lambda config: thinker), fd, out))
 
 
 def test_yxstop_answers_the_running_search(harness):

@@ -601,7 +601,7 @@ def test_search_failure_and_illegal_move_fall_back_to_a_legal_move():
         raise RuntimeError("engine exploded")
 
     s, _ = make_session(RecordingThinker(reply=boom))
-    step = s.feed("START 15")
+    s.feed("START 15")
     out = s.feed_now("TURN 7,7")
     assert any("search failed" in o and "exploded" in o for o in out if o.startswith("MESSAGE"))
     assert MOVE.match(out[-1]) and out[-1] != "7,7"

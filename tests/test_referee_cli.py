@@ -302,7 +302,7 @@ def test_the_start_check_says_why(tmp_path, engine, said):
 @pytest.mark.slow
 def test_the_start_check_starts_a_command_given_twice_once(tmp_path):
     from engine.mnk.rules import GameConfig
-    from referee.match import check_engines
+    from referee.startcheck import check_engines
     from referee.seats import EngineSpec, TimeControl
 
     pidfile = tmp_path / "pids"

@@ -179,6 +179,35 @@ def test_searcher_passes_when_it_must():
     assert no_solver.search(state, Limits(nodes=50)).move == PASS
 
 
+def test_ranked_moves_of_an_endgame_are_solved_exactly():
+    searcher = ReversiEngine(8, ReversiOptions(root_empties=14), seed=1)
+    for name, state, answers, margin in list(endgames())[:6]:
+        if not solvable(state):
+            continue
+        ranked = searcher.rank_moves(state, Limits(nodes=100))
+        assert sorted(r.move for r in ranked) == sorted(state.legal_moves()), name
+        assert ranked[0].exact == margin and state.move_to_text(ranked[0].move) in answers, name
+        assert [r.exact for r in ranked] == sorted((r.exact for r in ranked), reverse=True)
+        kept = {state.move_to_text(r.move) for r in ranked if (r.exact > 0) == (margin > 0) and r.exact >= min(margin, 0)}
+        assert kept == answers, name  # the moves that keep the result are the file's answer set
+        assert all(r.proven == ("win" if r.exact > 0 else "draw" if r.exact == 0 else "loss") for r in ranked)
+        assert searcher.rank_moves(state, Limits(nodes=100), count=2) == ranked[:2]
+
+
+def test_ranked_moves_of_a_midgame_come_from_the_tree_with_the_played_move_first():
+    state = ReversiState()
+    for m in ("f5", "d6", "c3"):
+        state.apply(sq(m))
+    ranked = ReversiEngine(8, ReversiOptions(playouts_per_leaf=4), seed=7).rank_moves(state, Limits(nodes=300))
+    played = ReversiEngine(8, ReversiOptions(playouts_per_leaf=4), seed=7).search(state, Limits(nodes=300))
+    assert ranked[0].move == played.move and ranked[0].pv == played.pv and ranked[0].depth == played.depth
+    assert sorted(r.move for r in ranked) == sorted(state.legal_moves())
+    assert sum(r.visits for r in ranked) == 300 * 4
+    assert all(0.0 <= r.value <= 1.0 and r.exact is None and r.pv == [r.move] for r in ranked[1:])
+    with pytest.raises(GameError):
+        ReversiEngine(8, seed=1).rank_moves(ReversiState.from_text("XX" + "-" * 61 + "O" + " O"), Limits(nodes=10))
+
+
 def test_searcher_rejects_finished_games_and_other_sizes():
     with pytest.raises(GameError):
         ReversiEngine(8, seed=1).search(ReversiState.from_text("XX" + "-" * 61 + "O" + " O"), Limits(nodes=10))

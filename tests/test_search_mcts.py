@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 
-from engine.search.choice import Child, choose
+from engine.search.choice import Child, choose, rank
 from engine.game import Expansion, GameError, Outcome, Verdict
 from engine.search.limits import Limits
 from engine.search.mcts import MCTS, TreeSettings
@@ -241,6 +241,16 @@ def test_one_rule_chooses_the_move():
     # Everything lost: resist longest.
     assert choose([Child(0, 5, 0, L, 2), Child(1, 1, 0, L, 6), Child(2, 9, 0, L, 6)]) == 2
     assert choose([Child(0, 5, 2, U)]) == 0
+
+
+def test_ranking_puts_the_chosen_move_first_then_wins_visits_and_losses():
+    W, L, D = Outcome.WIN, Outcome.LOSS, Outcome.DRAW
+    assert rank([]) == []
+    children = [Child(0, 100, 60), Child(1, 3, 0, W, 5), Child(2, 1, 0, W, 3), Child(3, 50, 40),
+                Child(4, 80, 0, L, 2), Child(5, 9, 0, L, 7), Child(6, 50, 20)]
+    assert rank(children) == [2, 1, 0, 3, 6, 5, 4]
+    # The move choose() plays leads even when it is not the most visited (a proven draw).
+    assert rank([Child(0, 100, 30), Child(1, 10, 5, D), Child(2, 20, 15)]) == [1, 0, 2]
 
 
 def test_between_batches_a_hook_may_change_the_root_or_end_the_search():

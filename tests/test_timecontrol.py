@@ -106,3 +106,19 @@ def test_hard_deadline_is_the_turn_limit_itself_and_after_the_search_deadline():
     assert plan.limits.deadline < plan.hard_deadline <= 100.0 + 5.0  # never more than half the clock
     plan = plan_move(TimeSettings(), arrival=100.0, time_left_ms=None, empty_cells=200, playouts=50)
     assert plan.hard_deadline is None
+
+
+def test_nboard_levels_double_the_move_time_every_three_levels_within_bounds():
+    assert tc.level_turn_ms(10) == 1000.0
+    assert tc.level_turn_ms(13) == 2000.0 and tc.level_turn_ms(7) == 500.0
+    times = [tc.level_turn_ms(level) for level in range(-5, 200)]
+    assert times == sorted(times) and times[0] == tc.LEVEL_MIN_MS and times[-1] == tc.LEVEL_MAX_MS
+    assert tc.level_turn_ms(10**12) == tc.LEVEL_MAX_MS  # no overflow
+
+
+def test_a_reversi_game_clock_is_split_over_half_the_empty_squares():
+    # 60 empties: 30 own moves to go; 10 empties: 5.
+    plan = plan_move(TimeSettings(turn_ms=60_000), arrival=0.0, time_left_ms=300_000, empty_cells=60)
+    assert 0.03 * 300_000 < plan.budget_ms < 300_000 / 30
+    late = plan_move(TimeSettings(turn_ms=60_000), arrival=0.0, time_left_ms=10_000, empty_cells=10)
+    assert 10_000 / 6 < late.budget_ms < 10_000 / 5

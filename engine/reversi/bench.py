@@ -10,17 +10,24 @@ alters the search shows up there while the timings show the speed.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
+import json
 import random
 import statistics
+import sys
 import time
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 from . import kernel, playout
 from .perft import PERFT_8X8, perft
 from .rules import BLACK, ReversiState, start_bitboards
 from .solver import solve
 
+#: What the bench measures (its ``--help``).
+DESCRIPTION = ("Speed figures from fixed positions and seeds: random playouts against a plain C loop, "
+               "perft, the endgame solver, and the search under a node limit (with a signature that "
+               "changes only when the search does).")
 #: Seconds of random games per kernel row (the C kernel plays ~300,000 a second).
 KERNEL_SECONDS = 1.0
 #: The fixed opening of the midgame rows (a common line: perpendicular opening).
@@ -148,3 +155,18 @@ def run(quick: bool = False) -> Iterator[dict]:
     else:  # the Python solver needs seconds from 12 empties
         yield from solver_rows((8, 10), 5)
     yield from search_rows(1000 if quick else 5000)
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "python -m engine.reversi bench") -> int:
+    """Print every bench row (``key=value`` pairs, or JSON with ``--json``); the entry point
+    of ``python -m engine.reversi bench`` and ``nboard-mcts bench``."""
+    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION)
+    parser.add_argument("--json", action="store_true", help="one JSON object a line")
+    parser.add_argument("--quick", action="store_true", help="shorter rows")
+    args = parser.parse_args(sys.argv[1:] if argv is None else list(argv))
+    try:
+        for row in run(args.quick):
+            print(json.dumps(row) if args.json else "  ".join(f"{k}={v}" for k, v in row.items()), flush=True)
+    except BrokenPipeError:  # the reader went away (piped into ``head``): not an error of ours
+        pass
+    return 0

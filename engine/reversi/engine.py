@@ -11,12 +11,14 @@ from typing import Callable
 import numpy as np
 
 from ..game import GameError, Outcome, Verdict
-from ..search.limits import Limits, SearchInfo, SearchResult
+from ..search.choice import mean, rank
+from ..search.limits import Limits, RootMove, SearchInfo, SearchResult
 from ..search.mcts import MCTS
 from . import kernel
 from .evaluate import ReversiEvaluator, ReversiOracle
 from .options import ReversiOptions
 from .rules import ReversiConfig, ReversiState
+from .solver import move_values
 
 
 class ReversiEngine:
@@ -79,6 +81,59 @@ class ReversiEngine:
                 return self._proven(verdict, t0, on_info)
         self.tree.set_root(state)
         return self.tree.search(limits, stop, on_info, started)
+
+    def rank_moves(self, state: ReversiState, limits: Limits, count: int | None = None,
+                   stop: threading.Event | None = None) -> list[RootMove]:
+        """The best ``count`` moves of ``state`` (every move with ``None``), best first,
+        with what the search knows of each: what a GUI shows as hints.
+
+        With the endgame oracle and at most ``root_empties`` empty squares, every move is
+        first solved exactly (within ``root_nodes`` solver nodes and half the time to the
+        deadline): each then has its final disc differential (``exact``).  Otherwise the
+        tree searches within ``limits`` and its root's statistics rank the moves
+        (:func:`engine.search.choice.rank`, the move :meth:`search` plays first); a move
+        the tree proved has its win/draw/loss but no margin.  :class:`GameError` when the
+        game is over or the board is of another size.
+        """
+        if state.n != self.n:
+            raise GameError(f"this engine plays {self.n}x{self.n}, the position is {state.n}x{state.n}")
+        if state.is_terminal():
+            raise GameError("the game is over: no move to rank")
+        t0 = time.monotonic()
+        if self.oracle is not None and state.empties() <= self.oracle.root_empties:
+            solved = self._solve_moves(state, limits)
+            if solved is not None:
+                return solved[:count]
+        result = self.search(state, limits, stop, started=t0)
+        if self.last_margin is not None:  # solved at the root: no tree was searched
+            return [RootMove(result.move, result.value, 0.0, result.proven, self.last_margin, result.pv,
+                             result.depth)]
+        children = self.tree.root_children()
+        order = rank(children)
+        first = next(j for j, i in enumerate(order) if children[i].move == result.move)
+        order.insert(0, order.pop(first))
+        out = []
+        for i in order[:count]:
+            c = children[i]
+            pv = result.pv if c.move == result.move else [c.move]
+            out.append(RootMove(c.move, mean(c), float(c.n), c.outcome.label, None, pv, result.depth))
+        return out
+
+    def _solve_moves(self, state: ReversiState, limits: Limits) -> list[RootMove] | None:
+        """Every move of ``state`` solved exactly, best first; ``None`` when the budget ran out."""
+        deadline = None
+        if limits.deadline is not None:
+            now = time.monotonic()
+            deadline = now + 0.5 * max(0.0, limits.deadline - now)
+        values = move_values(state, exact=True, max_nodes=self.oracle.root_nodes, deadline=deadline)
+        if values is None:
+            return None
+        plies = state.empties()
+        out = []
+        for move, margin in sorted(values.items(), key=lambda mv: -mv[1]):
+            outcome = Outcome.WIN if margin > 0 else Outcome.LOSS if margin < 0 else Outcome.DRAW
+            out.append(RootMove(move, outcome.score, 0.0, outcome.label, margin, [move], plies))
+        return out
 
     def _proven(self, verdict: Verdict, t0: float, on_info: Callable[[SearchInfo], None] | None) -> SearchResult:
         """The result of a root the solver decided."""

@@ -70,3 +70,22 @@ def mean(child: Child) -> float:
     if child.outcome != Outcome.UNKNOWN:
         return child.outcome.score
     return min(1.0, max(0.0, child.w / child.n)) if child.n > 0 else 0.5
+
+
+def rank(children: Sequence[Child]) -> list[int]:
+    """The indices of ``children`` best first: the move :func:`choose` plays, then proven
+    wins (quickest first), then the moves not proven lost by visits (ties: the higher mean,
+    then the earlier one), then proven losses (the longest resistance first)."""
+    first = choose(children)
+    if first is None:
+        return []
+
+    def key(i: int) -> tuple:
+        c = children[i]
+        if c.outcome == Outcome.WIN:
+            return (0, c.plies, 0.0, 0.0, i)
+        if c.outcome == Outcome.LOSS:
+            return (2, -c.plies, -c.n, 0.0, i)
+        return (1, 0, -c.n, -mean(c), i)
+
+    return [first] + sorted((i for i in range(len(children)) if i != first), key=key)

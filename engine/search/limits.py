@@ -66,3 +66,24 @@ class SearchResult:
     elapsed: float = 0.0
     proven: str | None = None
     reason: str = ""
+
+
+@dataclass
+class RootMove:
+    """One move of a searched position as the search saw it (for reports such as NBoard's
+    hints), for the side to move there.
+
+    ``value`` in [0, 1] (exact when ``proven``); ``visits`` the playouts through the move;
+    ``proven`` ``"win"``, ``"loss"`` or ``"draw"`` when the solver proved the move's result;
+    ``exact`` the game's exact final score for the side to move with best play after the
+    move when it was solved (Reversi: the final disc differential), else ``None``; ``pv``
+    starts with ``move``; ``depth`` how deep the search looked (plies).
+    """
+
+    move: int
+    value: float = 0.5
+    visits: float = 0.0
+    proven: str | None = None
+    exact: int | None = None
+    pv: list[int] = field(default_factory=list)
+    depth: int = 0

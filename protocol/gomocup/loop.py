@@ -2,9 +2,10 @@
 
 Threads:
 
-- the reader turns raw bytes from the input file descriptor into lines
-  (``\\r`` stripped, undecodable bytes replaced, over-long lines refused) and
-  stamps each with its arrival time on the monotonic clock;
+- the reader (:class:`protocol.lines.LineReader`, shared with the NBoard program) turns
+  raw bytes from the input file descriptor into lines (``\\r`` stripped, undecodable
+  bytes replaced, over-long lines refused) and stamps each with its arrival time on
+  the monotonic clock;
 - a search runs on its own thread per move, so ``YXSTOP``/``STOP`` (answer
   now) and ``END`` are seen while it thinks;
 - the main thread owns the :class:`~protocol.gomocup.session.Session` and is the only
@@ -21,7 +22,6 @@ as managers expect, so commands piped in together share the time of the first.
 
 from __future__ import annotations
 
-import os
 import queue
 import threading
 import time
@@ -30,13 +30,11 @@ from typing import BinaryIO
 
 from protocol.gomocup import wire
 from protocol.gomocup.session import SearchJob, Session
+from protocol.jobs import start_job
+from protocol.lines import MAX_LINE_BYTES, LineReader, process_start_time, write_lines
 
-#: Longest accepted input line; longer ones are answered ERROR and skipped.
-MAX_LINE_BYTES = 1 << 20
-#: Bytes asked of ``os.read`` at a time.
-READ_CHUNK = 1 << 16
-#: A read that returns sooner than this found data already waiting (its arrival time is unknown).
-IMMEDIATE_READ_S = 0.0005
+__all__ = ["BrainLoop", "LineReader", "MAX_LINE_BYTES", "process_start_time"]
+
 #: START waits for the engine to be built (so the first moves do not share the CPU with
 #: the numpy import) but is answered by this long after the process started regardless.
 START_REPLY_BY_S = 0.25
@@ -45,92 +43,6 @@ STOP_GRACE_S = 0.010
 #: Watchdog: a search still running this long after the move's hard deadline is abandoned
 #: and an instant move is played (the protocol tolerance aimed at is +20 ms).
 GIVE_UP_AFTER_S = 0.005
-
-
-def process_start_time() -> float:
-    """This process's start as a ``time.monotonic()`` value (Linux /proc), else now.
-
-    Commands a manager wrote before the brain was ready to read count against
-    the first move from the moment they were sent; the process start is the
-    best bound we have for that moment.
-    """
-    now_mono = time.monotonic()
-    try:
-        with open("/proc/self/stat", "rb") as f:
-            stat = f.read().decode("ascii", "replace")
-        fields = stat.rsplit(")", 1)[1].split()
-        start_ticks = int(fields[19])  # field 22 of stat(5); fields[0] is field 3
-        age = time.clock_gettime(time.CLOCK_BOOTTIME) - start_ticks / os.sysconf("SC_CLK_TCK")
-        if 0 <= age < 60:
-            return now_mono - age
-    except (OSError, ValueError, IndexError, AttributeError):
-        pass
-    return now_mono
-
-
-class LineReader:
-    """Reads ``fd`` on a daemon thread and posts ``("line", text, arrival)``,
-    ``("toolong", n, arrival)`` and finally ``("eof", None, t)`` to ``events``.
-
-    Uses ``os.read`` rather than ``sys.stdin`` so that no buffer lock is held
-    by a thread still blocked in a read when the process exits.
-    """
-
-    def __init__(self, fd: int, events: "queue.Queue[tuple]", started: float) -> None:
-        self.fd = fd
-        self.events = events
-        self.started = started
-        self.thread = threading.Thread(target=self._run, name="stdin-reader", daemon=True)
-
-    def start(self) -> None:
-        """Start reading (once)."""
-        self.thread.start()
-
-    def _run(self) -> None:
-        buf = bytearray()
-        dropped = 0  # bytes of an over-long line being skipped
-        last = self.started
-        while True:
-            before = time.monotonic()
-            try:
-                chunk = os.read(self.fd, READ_CHUNK)
-            except OSError:
-                chunk = b""
-            after = time.monotonic()
-            # Data that was already waiting arrived at the latest when the previous read ended.
-            arrival = last if after - before < IMMEDIATE_READ_S else after
-            last = after
-            if not chunk:
-                if dropped:
-                    self.events.put(("toolong", dropped, arrival))
-                elif buf:
-                    self.events.put(("line", self._decode(buf), arrival))
-                self.events.put(("eof", None, after))
-                return
-            start = 0
-            while True:
-                nl = chunk.find(b"\n", start)
-                piece = chunk[start:] if nl < 0 else chunk[start:nl]
-                if dropped:
-                    dropped += len(piece)
-                else:
-                    buf += piece
-                    if len(buf) > MAX_LINE_BYTES:
-                        dropped = len(buf)
-                        buf.clear()
-                if nl < 0:
-                    break
-                if dropped:
-                    self.events.put(("toolong", dropped, arrival))
-                    dropped = 0
-                else:
-                    self.events.put(("line", self._decode(buf), arrival))
-                buf.clear()
-                start = nl + 1
-
-    @staticmethod
-    def _decode(raw: bytes | bytearray) -> str:
-        return bytes(raw).decode("utf-8", errors="replace").replace("\r", "")
 
 
 class BrainLoop:
@@ -254,16 +166,7 @@ class BrainLoop:
             stop.set()
         self._job, self._stop = job, stop
 
-        def work() -> None:
-            try:
-                outcome = (job.run(stop), None)
-            except BaseException as exc:  # noqa: BLE001 - reported, then a quick move is played
-                outcome = (None, f"{type(exc).__name__}: {exc}")
-            self.events.put(("result", (job, outcome), time.monotonic()))
-
-        threading.Thread(target=work, name="search", daemon=True).start()
+        start_job(job, stop, self.events)  # a failure comes back as the outcome: a quick move is played
 
     def _write(self, lines: list[str]) -> None:
-        if lines:
-            self.out.write(("\n".join(lines) + "\n").encode("utf-8", errors="replace"))
-            self.out.flush()
+        write_lines(self.out, lines)

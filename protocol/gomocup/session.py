@@ -38,6 +38,7 @@ from engine.search.limits import Limits, SearchResult
 from engine.mnk.rules import MAX_SIDE, MIN_SIDE, Board, GameConfig, Player, Rule
 from engine.timecontrol import DEFAULT_TURN_MS, MatchClock, TimeSettings, plan_move
 
+from protocol.cliargs import package_version
 from protocol.gomocup import wire
 from protocol.gomocup.position import make_board, quick_move, rebuild
 from protocol.gomocup.thinker import QuickThinker, Thinker, ThinkerFactory
@@ -49,15 +50,6 @@ _BLOCK_BREAKERS = frozenset(
 )
 #: Longest principal variation quoted in the MESSAGE line.
 PV_SHOWN = 8
-
-
-def _version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("mnk-mcts")
-    except Exception:  # noqa: BLE001 - not installed: any failure means "unknown"
-        return "0.1.0"
 
 
 @dataclass(frozen=True)
@@ -275,7 +267,7 @@ class Session:
 
     def _about(self) -> str:
         return wire.format_about(
-            {"name": "pbrain-mcts", "version": _version(), "author": "mnk-mcts developers",
+            {"name": "pbrain-mcts", "version": package_version(), "author": "mnk-mcts developers",
              "country": "n/a", "www": "n/a",
              "description": "Monte Carlo tree search for m,n,k-games (INFO win_length K)"}
         )

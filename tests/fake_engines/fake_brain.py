@@ -7,6 +7,7 @@ asked for):
   --crash-at N        exit with status 3 instead of answering
   --hang-at N         stop answering; ignore END and SIGTERM (must be killed)
   --sleep-at N --sleep-ms MS   sleep MS before answering
+  --move-ms MS        sleep MS before every move (a slow but well-behaved engine)
   --occupied-at N     answer an occupied cell
   --offboard-at N     answer a cell off the board
   --garbage-at N      answer binary garbage instead of a move
@@ -20,6 +21,7 @@ asked for):
   --big-message       print a 100 kB MESSAGE line before each move
   --drop-ms MS        like Rapfi: a command arriving within MS of our last move is
                       dropped (answered "ERROR Unknown command") and forgotten
+  --kill-parent-at N  kill our parent process (the referee, or its Dask worker) with SIGKILL
   --spawn-child       start a sleeping grandchild process (its pid goes to --pidfile too)
   --pidfile PATH      append our pid (and the child's) to PATH, one per line
   --name NAME         name reported by ABOUT
@@ -37,9 +39,11 @@ import time
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    for opt in ("--crash-at", "--hang-at", "--sleep-at", "--occupied-at", "--offboard-at", "--garbage-at"):
+    for opt in ("--crash-at", "--hang-at", "--kill-parent-at", "--sleep-at", "--occupied-at", "--offboard-at",
+                "--garbage-at"):
         ap.add_argument(opt, type=int, default=0)
     ap.add_argument("--sleep-ms", type=int, default=0)
+    ap.add_argument("--move-ms", type=int, default=0)
     ap.add_argument("--start-error", action="store_true")
     ap.add_argument("--no-start-reply", action="store_true")
     ap.add_argument("--no-about", action="store_true")
@@ -86,12 +90,16 @@ def main() -> None:
             say(f"MESSAGE depth 3 Eval {'+M1' if len(stones) >= a.eval_mate_from else len(stones)}")
         if n == a.crash_at:
             sys.exit(3)
+        if n == a.kill_parent_at:
+            os.kill(os.getppid(), signal.SIGKILL)
         if n == a.hang_at:
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
             while True:
                 time.sleep(1)
         if n == a.sleep_at:
             time.sleep(a.sleep_ms / 1000)
+        if a.move_ms:
+            time.sleep(a.move_ms / 1000)
         if n == a.garbage_at:
             out.flush()
             sys.stdout.buffer.write(b"\xff\xfe garbage \x00 here\n")

@@ -54,3 +54,38 @@ def assert_all_gone(pids: list[int], within_s: float = 3.0) -> None:
         if time.monotonic() > end:
             raise AssertionError(f"processes left running: {alive}")
         time.sleep(0.02)
+
+
+def cmdline(pid: int) -> str:
+    """The command line of ``pid`` as one string (``""`` once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def children(pid: int) -> list[int]:
+    """The live child processes of ``pid`` (read from /proc)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == pid and running(int(entry)):
+            out.append(int(entry))
+    return out
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process below ``pid``."""
+    out, todo = [], [pid]
+    while todo:
+        kids = children(todo.pop())
+        out += kids
+        todo += kids
+    return out

@@ -1,0 +1,105 @@
+"""Command-line pieces both protocol programs share: number types, ``--engine-option
+KEY=VALUE``, ``--list-options``, and what they say about the C extension.
+
+Nothing here imports the engine at import time (start-up stays fast); the option
+listing and the check of the factory's options import it when they run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Callable
+
+
+def package_version() -> str:
+    """The installed project's version (``0.1.0`` when it is not installed)."""
+    try:
+        from importlib.metadata import version
+
+        return version("mnk-mcts")
+    except Exception:  # noqa: BLE001 - not installed: any failure means "unknown"
+        return "0.1.0"
+
+
+def add_version(parser: argparse.ArgumentParser, describe: Callable[[], str]) -> None:
+    """``--version``: print ``describe()`` and exit; it runs only when asked, so that the
+    imports it needs (the engine's C extension check) do not slow every start."""
+
+    class Version(argparse.Action):
+        def __init__(self, option_strings, dest, **kwargs):
+            super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                             help="show the version and whether the C extension is built, and exit")
+
+        def __call__(self, parser, namespace, values, option_string=None):
+            print(describe())
+            parser.exit()
+
+    parser.add_argument("--version", action=Version)
+
+
+def positive(text: str) -> int:
+    """An argparse type: an integer >= 1."""
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+    return value
+
+
+def non_negative(text: str) -> int:
+    """An argparse type: an integer >= 0."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {text}")
+    return value
+
+
+def engine_option(text: str) -> tuple[str, str]:
+    """An argparse type: ``KEY=VALUE`` as ``(key, value)``; the key is checked against the
+    engine's keys at start-up (:func:`check_options`)."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"want KEY=VALUE, got {text!r} (--list-options shows the keys)")
+    return key.strip(), raw
+
+
+def add_engine_options(parser: argparse.ArgumentParser) -> None:
+    """``--engine-option KEY=VALUE`` (repeatable) and ``--list-options``."""
+    parser.add_argument("--engine-option", type=engine_option, action="append", default=[], metavar="KEY=VALUE",
+                        help="set an engine option (repeatable); --list-options shows the keys")
+    parser.add_argument("--list-options", action="store_true", help="list the engine option keys and exit")
+
+
+def list_options(game: Any, mode: str) -> int:
+    """Print every engine option key of ``game``'s engine with its value in preset ``mode``."""
+    from engine.api import option_keys, options_for
+
+    print(f"engine option keys (--engine-option KEY=VALUE; a unique last part such as 'exploration' "
+          f"also works), with their values in --mode {mode}:")
+    for key, kind, value in option_keys(options_for(game, mode)):
+        print(f"  {key:<28} {kind:<10} {value}")
+    return 0
+
+
+def check_options(factory: Any, prog: str) -> bool:
+    """Does the engine accept the factory's mode and options?  If not, say why on stderr
+    (with the valid keys) and return False, so that a misspelt option fails at start-up,
+    not mid-game."""
+    try:
+        factory.check()
+    except (ValueError, ImportError) as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return False
+    return True
+
+
+def c_extension_note(built: bool, slower: str) -> str:
+    """``C extension built``, or that it is not and the engine runs ``slower``
+    (``"15-25 times slower"``): what ``--version``, ``bench`` and start-up say."""
+    return "C extension built" if built else f"C extension not built: the engine runs {slower}"
+
+
+def warn_no_c_extension(prog: str, note: str) -> None:
+    """Once at start-up, on stderr: the C extension is missing (``note``) and how to get it."""
+    print(f"{prog}: {note} (reinstall where a C compiler and the Python headers are present)",
+          file=sys.stderr, flush=True)

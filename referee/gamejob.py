@@ -1,0 +1,145 @@
+"""One game of a match as picklable settings, and the one call that plays it anywhere.
+
+A :class:`GameJob` holds everything needed to play game ``g`` of a match
+between two engine commands (no open file, thread or process), so it can be
+sent to another process or machine; :func:`play_job` plays it there with the
+referee's own adjudication (:func:`referee.game.play_game`, the function a
+local game uses) and returns a :class:`PlayedGame`: the finished
+:class:`~referee.game.GameResult` plus, when asked, the protocol I/O log and
+the engines' stderr as text, for the match's coordinator to write.  Every
+engine process the game started is ended before it returns, also when it
+raises.
+
+:func:`abandoned_result` is the record of a game that could not be played
+(its worker died on every try, or the referee failed there): no winner, no
+one at fault, not scored, played again by ``--resume``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.mnk.rules import GameConfig
+from referee.game import GameResult, play_game
+from referee.seats import EngineSeat, EngineSpec, ProcessRegistry, TimeControl
+from referee.termination import Termination
+
+__all__ = ["GameJob", "PlayedGame", "play_job", "abandoned_result", "MAX_LOG_BYTES"]
+
+#: How much of one I/O log or stderr a played game carries back (its end: where a crash shows).
+MAX_LOG_BYTES = 1 << 20
+#: The engines' tags in logs and records, engine1 first.
+TAGS = ("engine1", "engine2")
+
+
+@dataclass(frozen=True)
+class GameJob:
+    """Game number ``game`` of a match between ``specs[0]`` (engine1) and ``specs[1]`` (engine2).
+
+    ``first`` says which of them plays X; ``opening`` holds the compact moves
+    placed beforehand; ``seed`` is what the record keeps as the match's
+    random-opening seed (``None``: the openings were not random).
+    ``about_wait[i]`` is False for an engine known not to answer ``ABOUT``
+    (the game need not wait for it); ``log_io`` asks for the I/O log and the
+    engines' stderr.
+    """
+
+    game: int
+    specs: tuple[EngineSpec, EngineSpec]
+    first: int
+    config: GameConfig
+    tc: TimeControl
+    opening: tuple[int, ...] = ()
+    seed: int | None = None
+    about_wait: tuple[bool, bool] = (True, True)
+    log_io: bool = False
+
+
+@dataclass
+class PlayedGame:
+    """A finished game as it comes back to the coordinator.
+
+    ``io_log`` and ``stderr`` (engine1's, engine2's) are ``None`` unless the
+    job asked for them; each holds at most the last :data:`MAX_LOG_BYTES` bytes.
+    ``host`` names the machine that played it.
+    """
+
+    result: GameResult
+    io_log: str | None = None
+    stderr: tuple[str, str] | None = None
+    host: str = ""
+
+    def write_logs(self, out_dir: str | os.PathLike) -> None:
+        """Write the I/O log and stderr as a local game does (``game-NNNN.log`` / ``.engineN.stderr``)."""
+        d = Path(out_dir)
+        stem = f"game-{self.result.game:04d}"
+        if self.io_log is not None:
+            (d / f"{stem}.log").write_text(self.io_log, encoding="utf-8")
+        for tag, text in zip(TAGS, self.stderr or ()):
+            (d / f"{stem}.{tag}.stderr").write_text(text, encoding="utf-8")
+
+
+def play_job(job: GameJob, *, stop: threading.Event | None = None) -> PlayedGame:
+    """Play ``job`` here, with fresh engine processes; return the finished game.
+
+    ``stop`` interrupts it (the result's termination is then ``interrupted``).
+    No engine process outlives the call.
+    """
+    registry = ProcessRegistry()
+    logs = tempfile.TemporaryDirectory(prefix="referee-game-") if job.log_io else contextlib.nullcontext()
+    with logs as tmp:
+        paths = [os.path.join(tmp, f"{tag}.stderr") for tag in TAGS] if tmp else [None, None]
+        log = open(os.path.join(tmp, "io.log"), "w", encoding="utf-8", buffering=1) if tmp else None
+        try:
+            now = time.monotonic()
+            seats = [EngineSeat(spec, log=log, stderr_path=path, registry=registry, stop=stop, tag=tag,
+                                log_t0=now, about_wait=wait)
+                     for spec, path, tag, wait in zip(job.specs, paths, TAGS, job.about_wait)]
+            result = play_game(seats, game=job.game, first=job.first, config=job.config, tc=job.tc,
+                               opening=job.opening, stop=stop)
+            result.seed = job.seed
+        finally:
+            registry.kill_all()  # play_game closes its seats; this covers a failure before it could
+            if log is not None:
+                log.close()
+        played = PlayedGame(result, host=socket.gethostname())
+        if tmp:
+            played.io_log = _tail(os.path.join(tmp, "io.log"))
+            played.stderr = (_tail(paths[0]), _tail(paths[1]))
+    return played
+
+
+def abandoned_result(job: GameJob, names: tuple[str, str], reason: str) -> GameResult:
+    """The record of ``job`` when it could not be played: no winner, termination ``abandoned``."""
+    cfg = job.config
+    return GameResult(
+        game=job.game, engine1=names[0], engine2=names[1], first=job.first, winner=None,
+        termination=Termination.ABANDONED.value, reason=reason,
+        moves=[list(cfg.xy(m)) for m in job.opening], times_ms=[0] * len(job.opening),
+        opening=len(job.opening), width=cfg.width, height=cfg.height, win_length=cfg.win_length,
+        rule=cfg.rule.value, started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), seed=job.seed,
+    )
+
+
+def _tail(path: str | None) -> str:
+    """The text of a file, cut to its last :data:`MAX_LOG_BYTES` bytes (``""`` when missing)."""
+    if path is None:
+        return ""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - MAX_LOG_BYTES))
+            text = f.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+    if size > MAX_LOG_BYTES:
+        text = f"[the first {size - MAX_LOG_BYTES} bytes were cut]\n" + text
+    return text
