@@ -28,9 +28,11 @@ from pathlib import Path
 from typing import Sequence
 
 from engine.mnk.rules import GameConfig, Rule
+from engine.reversi.rules import ReversiConfig
 from referee import display
 from referee.argtypes import board_size, nonneg_int, plies_range, positive_int
 from referee.cluster_address import cluster_address
+from referee.games import GAME_TYPES
 from referee.match import MatchError, MatchOutcome, MatchSettings, run_match
 from referee.openings import default_random_plies, load_openings, random_opening
 from referee.seats import EngineSpec, TimeControl
@@ -41,8 +43,11 @@ __all__ = ["main", "build_parser", "default_engine"]
 SUBCOMMANDS = {"check": "referee.check", "script": "referee.script"}
 
 
-def default_engine(send_delay_ms: float = 0) -> EngineSpec:
-    """This project's brain, ``pbrain-mcts``, run with the current interpreter (the same install)."""
+def default_engine(send_delay_ms: float = 0, game: str = "mnk") -> EngineSpec:
+    """This project's engine for ``game``, run with the current interpreter (the same install):
+    ``pbrain-mcts`` (Gomocup) for m,n,k, ``nboard-mcts`` (NBoard) for Reversi."""
+    if game == "reversi":
+        return EngineSpec((sys.executable, "-m", "protocol.nboard"), "nboard-mcts", send_delay_ms)
     return EngineSpec((sys.executable, "-m", "protocol.gomocup"), "pbrain-mcts", send_delay_ms)
 
 
@@ -53,8 +58,14 @@ examples:
                                           your engine against pbrain-mcts, recorded
   referee human --size 9 --win-length 4   you against pbrain-mcts, 9x9, four in a row
   referee ./pbrain-a ./pbrain-b --games 1000 --sprt 0 10 --display none
+  referee --game reversi random --games 20 --turn-ms 50
+                                          nboard-mcts against random moves, Reversi 8x8
+  referee --game reversi "edax-nboard 1" human
+                                          you against an NBoard engine
 
-a human types a move as column and row numbers, "7,7" or "7 7"; 'help', 'undo'
+ENGINE 'random' is the referee's own random mover (uniform legal moves, no process).
+a human types a move as column and row numbers, "7,7" or "7 7" (Reversi: a square,
+"f5"); 'help', 'undo'
 (take back your move and the reply), 'resign' (this game), 'quit' or Ctrl-D
 (resign and end the match).
 
@@ -84,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="referee",
         description=_wrap(
             "Play a match between two Gomocup engines, or an engine and you, on any board size "
-            "and win length. The referee keeps its own board and clock, gives every game a "
+            "and win length; or Reversi 8x8 between NBoard engines (--game reversi). The referee keeps its own board and clock, gives every game a "
             "verdict, and ends with wins/draws/losses, Elo, LOS and (optionally) an SPRT. Also: "
             "'referee check ENGINE' (protocol conformance checks) and 'referee script FILE "
             "ENGINE' (replay a scripted session)."),
@@ -96,11 +107,15 @@ def build_parser() -> argparse.ArgumentParser:
                         "or 'human' (or human:NAME) to play yourself; a missing ENGINE is this "
                         "project's brain, pbrain-mcts")
     g = p.add_argument_group("game")
-    g.add_argument("--size", type=board_size, default=(15, 15), metavar="N|WxH",
+    g.add_argument("--game", choices=GAME_TYPES, default="mnk",
+                   help="mnk: K in a row on a WxH board, Gomocup engines (the default); reversi: "
+                        "Reversi (Othello) 8x8, NBoard engines (a missing ENGINE is nboard-mcts; "
+                        "--size, --win-length and --rule do not apply)")
+    g.add_argument("--size", type=board_size, default=None, metavar="N|WxH",
                    help="board size (default 15)")
-    g.add_argument("--win-length", type=positive_int, default=5, metavar="K",
+    g.add_argument("--win-length", type=positive_int, default=None, metavar="K",
                    help="stones in a row to win (default 5)")
-    g.add_argument("--rule", default="freestyle",
+    g.add_argument("--rule", default=None,
                    help="freestyle (K or more in a row wins; the default), exact (exactly K: longer "
                         "lines do not win), caro (K or more, but not exactly K blocked at both ends), "
                         "or a Gomocup rule bitmask (0, 1, 8)")
@@ -125,14 +140,17 @@ def build_parser() -> argparse.ArgumentParser:
         "Games are played in pairs that start from the same opening with colours swapped. "
         "Without any of these options an engine match starts each pair from 2-4 random stones "
         "near the centre (2 when fewer than five in a row win), so two deterministic engines do "
-        "not repeat one game, and a match with a human starts on the empty board.", width=77))
+        "not repeat one game, and a match with a human starts on the empty board. Reversi: 4-6 random "
+        "legal plies from the start.", width=77))
     o.add_argument("--openings", metavar="FILE",
                    help="opening file, one opening per line, as c-gomoku-cli reads them: offset lines "
                         "('0,0, 1,-1': x,y from the centre) or pos lines ('h8i9j7': letter = column "
-                        "from a, number = row from 1)")
+                        "from a, number = row from 1); for Reversi, move sequences from the start "
+                        "('f5d6c3d3c4')")
     o.add_argument("--random-opening", type=plies_range, default=None, metavar="N|LO-HI",
                    help="start each pair from N random stones near the centre (LO-HI: a count drawn "
-                        "for each pair); 0 = the empty board")
+                        "for each pair); 0 = the empty board. Reversi: N random legal plies from the start "
+                        "(default 4-6)")
     o.add_argument("--empty-board", action="store_true", help="start every game on the empty board "
                                                               "(the same as --random-opening 0)")
     o.add_argument("--seed", type=int, default=None,
@@ -147,7 +165,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "which must run the engine commands as given (same paths); records are written "
                         "here; --concurrency is not used (each worker thread plays one game at a time)")
     r.add_argument("--out", metavar="DIR",
-                   help="record each game as it ends: DIR/game-NNNN.psq (Piskvork) and .sgf, and a "
+                   help="record each game as it ends: DIR/game-NNNN.psq (Piskvork) and .sgf (Reversi: "
+                        ".ggf), and a "
                         "line in DIR/results.jsonl")
     r.add_argument("--resume", action="store_true",
                    help="continue the match recorded in --out DIR (finished games are not replayed)")
@@ -182,11 +201,7 @@ def _dispatch(sub: str, argv: list[str]) -> int:
 
 def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool = False) -> MatchSettings:
     """The match settings of the parsed options (``p.error`` on a bad combination)."""
-    try:
-        rule = Rule.parse(args.rule)
-        config = GameConfig(args.size[0], args.size[1], args.win_length, rule)
-    except ValueError as exc:
-        p.error(str(exc))
+    config = _game_config(args, p)
     if (args.resume or args.log_io) and not args.out:
         p.error("--resume and --log-io need --out DIR")
     if args.openings and (args.random_opening is not None or args.empty_board):
@@ -237,6 +252,22 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool 
     )
 
 
+def _game_config(args: argparse.Namespace, p: argparse.ArgumentParser):
+    """The game of the parsed options (``p.error`` on options the game does not take)."""
+    if args.game == "reversi":
+        given = [o for o, v in (("--size", args.size), ("--win-length", args.win_length), ("--rule", args.rule))
+                 if v is not None]
+        if given:
+            p.error(f"{', '.join(given)}: --game reversi is played on the 8x8 board only")
+        return ReversiConfig(8)
+    try:
+        rule = Rule.parse(args.rule if args.rule is not None else "freestyle")
+        w, h = args.size if args.size is not None else (15, 15)
+        return GameConfig(w, h, args.win_length if args.win_length is not None else 5, rule)
+    except ValueError as exc:
+        p.error(str(exc))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``referee`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -253,7 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as exc:
             p.error(f"engine {text!r}: {exc}")
     while len(specs) < 2:
-        specs.append(default_engine(args.send_delay_ms))
+        specs.append(default_engine(args.send_delay_ms, args.game))
     settings = _settings(args, p, human=any(s.is_human for s in specs))
 
     def on_term(signum, frame):  # SIGTERM ends the match like Ctrl-C: engines killed, games kept

@@ -10,7 +10,7 @@ A seat plays one side of one game (``launch``, ``finish_start``, ``ask``,
 - :class:`~referee.seat_random.RandomSeat`: the built-in random mover.
 
 The names other modules have imported from here are kept (``EngineSeat`` is the
-Gomocup seat).
+Gomocup seat; ``HUMAN_HELP`` and ``parse_human_move`` are m,n,k's).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import IO, Any, Callable
 
 from engine.reversi.rules import ReversiConfig
 from referee.clock import TimeControl
+from referee.games.mnk import HUMAN_HELP, parse_human_move
 from referee.process import ProcessRegistry
 from referee.seat_gomocup import GomocupSeat
 from referee.seat_human import HumanSeat, UndoRequest
@@ -30,7 +31,7 @@ from referee.termination import Fault
 
 __all__ = ["open_seat", "engine_seat_class", "EngineSeat", "GomocupSeat", "NboardSeat", "HumanSeat",
            "RandomSeat", "Fault", "UndoRequest", "EngineSpec", "TimeControl", "ProcessRegistry",
-           "name_from_argv"]
+           "name_from_argv", "HUMAN_HELP", "parse_human_move"]
 
 #: The Gomocup seat under the name it had when it was the only engine seat.
 EngineSeat = GomocupSeat
