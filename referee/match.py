@@ -222,7 +222,8 @@ def run_match(
     def make_seat(spec: EngineSpec, tag: str, log, stderr_path, log_t0: float, g: int):
         # the person needs the board before each move unless every move's board is shown anyway;
         # the random mover repeats its moves for a given seed, game and side
-        seed = None if settings.seed is None else f"{settings.seed}/{g}/{tag}"
+        # (as a cluster game's job has it: the seed only when the openings are random)
+        seed = f"{settings.seed}/{g}/{tag}" if settings.random_openings and settings.seed is not None else None
         return open_seat(spec, cfg, log=log, stderr_path=stderr_path, registry=registry, stop=stop,
                          tag=tag, log_t0=log_t0, about_wait=tag not in no_about, input_fn=input_fn,
                          output=out, show_board=mode != "board", seed=seed)
