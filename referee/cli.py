@@ -43,11 +43,19 @@ __all__ = ["main", "build_parser", "default_engine"]
 SUBCOMMANDS = {"check": "referee.check", "script": "referee.script"}
 
 
-def default_engine(send_delay_ms: float = 0, game: str = "mnk") -> EngineSpec:
+def default_engine(send_delay_ms: float = 0, game: str = "mnk", turn_ms: int = 0) -> EngineSpec:
     """This project's engine for ``game``, run with the current interpreter (the same install):
-    ``pbrain-mcts`` (Gomocup) for m,n,k, ``nboard-mcts`` (NBoard) for Reversi."""
+    ``pbrain-mcts`` (Gomocup) for m,n,k, ``nboard-mcts`` (NBoard) for Reversi.
+
+    NBoard cannot tell an engine the time of a move (only a game clock, ``TI``), so
+    nboard-mcts is given ``--move-ms``: 90 % of ``turn_ms`` when there is a per-move
+    limit, the rest left for its start-up and the pipes.
+    """
     if game == "reversi":
-        return EngineSpec((sys.executable, "-m", "protocol.nboard"), "nboard-mcts", send_delay_ms)
+        argv: tuple[str, ...] = (sys.executable, "-m", "protocol.nboard")
+        if turn_ms > 0:
+            argv += ("--move-ms", str(max(1, turn_ms * 9 // 10)))
+        return EngineSpec(argv, "nboard-mcts", send_delay_ms)
     return EngineSpec((sys.executable, "-m", "protocol.gomocup"), "pbrain-mcts", send_delay_ms)
 
 
@@ -284,7 +292,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as exc:
             p.error(f"engine {text!r}: {exc}")
     while len(specs) < 2:
-        specs.append(default_engine(args.send_delay_ms, args.game))
+        specs.append(default_engine(args.send_delay_ms, args.game, args.turn_ms))
     settings = _settings(args, p, human=any(s.is_human for s in specs))
 
     def on_term(signum, frame):  # SIGTERM ends the match like Ctrl-C: engines killed, games kept

@@ -144,3 +144,35 @@ def test_forced_pass_is_the_only_legal_pass():
                 return
             s.apply(rng.choice(s.legal_moves()))
     pytest.fail("no forced pass in 200 random games")
+
+
+def human(answers):
+    from referee.seats import HumanSeat
+
+    out = io.StringIO()
+    it = iter(answers)
+
+    def ask(prompt):
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+
+    return HumanSeat(input_fn=ask, output=out, show_board=True), out
+
+
+def test_a_person_plays_reversi_with_three_tries_for_illegal_moves():
+    seat, out = human(["help", "f5", "a1", "pass", "zz", "h8"])  # f5 legal; then three illegal tries
+    r = play_game([seat, RandomSeat(seed=1)], game=1, first=1, config=CFG, tc=FAST)
+    text = out.getvalue()
+    assert "column letter and row number" in text and "legal moves (marked *)" in text
+    assert "2 tries left" in text and "1 try left" in text and "that was the last try" in text
+    assert r.moves[0] == "f5" and r.termination == "illegal_move" and r.winner == "engine2"
+    assert "a1, pass, h8" in r.reason
+
+
+def test_a_person_can_take_back_a_reversi_move():
+    seat, out = human(["f5", "undo", "d3", "resign"])
+    r = play_game([seat, RandomSeat(seed=1)], game=1, first=1, config=CFG, tc=FAST)
+    assert "taken back" in out.getvalue()
+    assert r.moves[0] == "d3" and r.termination == "resign" and r.winner == "engine2"

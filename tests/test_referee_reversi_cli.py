@@ -100,6 +100,7 @@ def test_the_default_engine_follows_the_game():
     from referee.cli import default_engine
 
     assert default_engine(game="reversi").argv[1:] == ("-m", "protocol.nboard")
+    assert default_engine(game="reversi", turn_ms=100).argv[1:] == ("-m", "protocol.nboard", "--move-ms", "90")
     assert default_engine().argv[1:] == ("-m", "protocol.gomocup")
 
 

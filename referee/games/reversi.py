@@ -128,7 +128,8 @@ class ReversiRules(GameRules):
         if d == 0:
             return End(Termination.DISCS, f"{counts}; a draw", None)
         winner = BLACK if d > 0 else WHITE
-        empties = f" (the {state.empties()} empty squares counted for the winner)" if state.empties() else ""
+        e = state.empties()
+        empties = f" (the {e} empty square{'s' if e != 1 else ''} counted for the winner)" if e else ""
         return End(Termination.DISCS,
                    f"{counts}; {names[winner]} ({self.colour_name(winner)}) wins by {abs(d)}{empties}", winner)
 
