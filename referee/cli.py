@@ -1,4 +1,5 @@
-"""``referee``: run a match between two Gomocup engines (or a human) and adjudicate it.
+"""``referee``: run a match between two Gomocup engines (or a human) and adjudicate it;
+with ``--game reversi``, Reversi 8x8 between two NBoard engines.
 
     referee [options] [ENGINE1 [ENGINE2]]
     referee check ...      (engine conformance check, referee.check)
@@ -7,7 +8,8 @@
 Each ENGINE is one command line as a single string (split like a shell would,
 but run without a shell), or ``human`` (``human:NAME``).  A missing ENGINE is
 this project's brain, ``pbrain-mcts`` (run as ``python -m protocol.gomocup`` with the
-interpreter running the referee, so it is the same install).  Before the first
+interpreter running the referee, so it is the same install; for Reversi ``nboard-mcts``,
+``python -m protocol.nboard``).  ``random`` is the referee's built-in random mover.  Before the first
 game every engine is started once; one that cannot start ends the match with
 one message.  Exit status: 0 when the match ran (a human's ``quit`` included),
 2 for a usage error or an engine that cannot start, 130 when interrupted
@@ -32,7 +34,7 @@ from engine.reversi.rules import ReversiConfig
 from referee import display
 from referee.argtypes import board_size, nonneg_int, plies_range, positive_int
 from referee.cluster_address import cluster_address
-from referee.games import GAME_TYPES
+from referee.games import GAME_TYPES, rules_for
 from referee.match import MatchError, MatchOutcome, MatchSettings, run_match
 from referee.openings import default_random_plies, load_openings, random_opening
 from referee.seats import EngineSpec, TimeControl
@@ -326,8 +328,9 @@ def _stdout_gone() -> int:
 
 def _report(outcome: MatchOutcome, settings: MatchSettings) -> int:
     """Print the summary and notes of a finished match; return the exit status."""
-    print(display.summary_text(outcome.name1, outcome.name2, outcome.tally, settings.sprt, outcome.labels),
-          flush=True)
+    rules = rules_for(settings.config)
+    print(display.summary_text(outcome.name1, outcome.name2, outcome.tally, settings.sprt, outcome.labels,
+                               (rules.colour_name(1), rules.colour_name(2))), flush=True)
     if outcome.results:
         print("  endings: " + display.endings_text(outcome.results, outcome.labels), flush=True)
     ran = outcome.settings or settings

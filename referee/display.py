@@ -174,18 +174,19 @@ def progress_line(t: Tally, total: int, elapsed_s: float, label: str = "engine1"
 
 
 def summary_text(name1: str, name2: str, t: Tally, sprt: Sprt | None = None,
-                 labels: tuple[str, str] = ("engine1", "engine2")) -> str:
+                 labels: tuple[str, str] = ("engine1", "engine2"), colours: tuple[str, str] = ("X", "O")) -> str:
     """The end-of-match summary: W/D/L by colour, score, Elo ± 95 %, LOS, SPRT, from engine1's side.
 
     ``labels`` name the sides where the engine's own name would be ambiguous
-    (``engine1``/``engine2``); a human's label is its name.
+    (``engine1``/``engine2``); a human's label is its name; ``colours`` name the first
+    and second colour (``black``/``white`` in Reversi).
     """
     xw, xd, xl = t.as_x
     ow, od, ol = t.as_o
     lines = [
         f"{who(name1, labels[0])} vs {who(name2, labels[1])}: {t.games} game{'' if t.games == 1 else 's'}",
         f"  {labels[0]}: {t.wins} wins, {t.draws} draws, {t.losses} losses   score {t.score():.3f}",
-        f"  as X (first): +{xw} ={xd} -{xl}    as O (second): +{ow} ={od} -{ol}",
+        f"  as {colours[0]} (first): +{xw} ={xd} -{xl}    as {colours[1]} (second): +{ow} ={od} -{ol}",
         f"  {elo_text(t, labels[0])}",
         f"  LOS {100 * los(t.wins, t.losses):.1f} %",
     ]

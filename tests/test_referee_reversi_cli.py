@@ -62,6 +62,7 @@ def test_a_reversi_match_is_recorded_as_ggf_with_boards_shown(tmp_path):
     assert recs[0]["moves"][:recs[0]["opening"]] == recs[1]["moves"][:recs[1]["opening"]]  # a shared opening
     assert "a b c d e f g h" in stdout and "fakey (engine1) vs random (engine2): 2 games" in stdout
     assert "openings: random, " in stdout and "legal plies" in stdout
+    assert "as black (first): " in stdout and "game 1 move " in stdout
 
 
 @pytest.mark.slow
