@@ -13,8 +13,9 @@ engine processes.  A human who types ``quit`` (or ends the input) resigns the
 game being played, which is recorded; no further game starts.
 
 Start check: before the first game each engine command is started once, as a
-game starts it (spawn, ``START`` with the match's board answered ``OK`` within
-``start_ms``, ``ABOUT``), then ended.  One that cannot start fails the whole
+game starts it (Gomocup: spawn, ``START`` with the match's board answered ``OK`` within
+``start_ms``, ``ABOUT``; NBoard: ``nboard 2``, ``set game``, ``ping`` answered ``pong``),
+then ended.  One that cannot start fails the whole
 match with a :class:`MatchError` naming it, before any game is played: a
 missing program or a refused board size would otherwise lose every game by
 ``start_failed`` and still print an Elo.  An engine that passes the check but
@@ -228,12 +229,14 @@ def run_match(
                          tag=tag, log_t0=log_t0, about_wait=tag not in no_about, input_fn=input_fn,
                          output=out, show_board=mode != "board", seed=seed)
 
-    def on_move(ev: MoveEvent) -> None:
+    def on_move(ev: MoveEvent, human_colours: frozenset = frozenset()) -> None:
         with lock:
             print(display.move_line(ev), file=out, flush=mode != "board")
             if mode == "board":
                 over = rules.outcome(ev.board, {1: "", 2: ""}) is not None
-                text = rules.final_board_text(ev.board) if over else rules.board_text(ev.board)
+                # a person to move next sees the legal moves marked (the seat prints no board itself)
+                text = rules.final_board_text(ev.board) if over else \
+                    rules.board_text(ev.board, legal=int(ev.board.to_move) in human_colours)
                 print(text, file=out, flush=True)
 
     def header(g: int, names: tuple[str, str], first: int) -> str:
@@ -259,9 +262,11 @@ def run_match(
             def on_start(x_name: str, o_name: str) -> None:
                 say(header(g, (seats[0].name, seats[1].name), first))
 
+            humans = frozenset(c for c, spec in zip((1, 2), (spec1, spec2) if first == 1 else (spec2, spec1))
+                               if spec.is_human)
             r = play_game(seats, game=g, first=first, config=cfg, tc=settings.tc,
                           opening=settings.opening_of(g), stop=stop,
-                          on_move=on_move if per_move else None,
+                          on_move=(lambda ev: on_move(ev, humans)) if per_move else None,
                           on_start=on_start if per_move else None)
             r.seed = settings.seed if settings.random_openings else None
             for s in seats:
