@@ -29,8 +29,8 @@ def test_a_good_engine_passes_every_check(tmp_path):
 @pytest.mark.parametrize("opts,failed", [
     pytest.param(("--no-pong",), "nboard-ping", marks=pytest.mark.slow),  # every wait runs out
     (("--pass-at", "1"), "go-start"),
-    (("--illegal-at", "1"), "go-start"),
-    (("--garbage-at", "1"), "go-start"),
+    pytest.param(("--illegal-at", "1"), "go-start", marks=pytest.mark.slow),  # judged as --pass-at is
+    pytest.param(("--garbage-at", "1"), "go-start", marks=pytest.mark.slow),
     (("--crash-at", "2"), "go-after-move-lines"),
 ])
 def test_a_fault_fails_its_check(tmp_path, opts, failed):
