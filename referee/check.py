@@ -1,4 +1,5 @@
-"""``referee check ENGINE``: a protocol conformance suite for any Gomocup engine.
+"""``referee check ENGINE``: a protocol conformance suite for any Gomocup engine
+(``referee check --game reversi ENGINE``: for an NBoard engine, :mod:`referee.check_nboard`).
 
 Runs the checks of :mod:`referee.check_suite` (ABOUT, START/RECTSTART/RESTART,
 INFO, BEGIN/TURN/BOARD, ERROR/UNKNOWN on bad input, CR LF, TAKEBACK, tactics,
@@ -22,6 +23,8 @@ from typing import Callable, Sequence, TextIO
 
 from referee.argtypes import board_size, positive_int
 from referee.check_session import Session, silence_stdout
+from referee.check_context import Group
+from referee.check_nboard import NBOARD_GROUPS, SESSION_OPTIONS
 from referee.check_suite import GROUPS, Ctx, Fail, Options, Skip  # importing registers the checks
 from referee.process import EngineStartError
 
@@ -60,16 +63,19 @@ def format_result(r: CheckResult) -> str:
 
 
 def run_checks(opts: Options, *, only: Sequence[str] = (),
-               on_result: Callable[[CheckResult], None] | None = None) -> list[CheckResult]:
+               on_result: Callable[[CheckResult], None] | None = None,
+               groups: Sequence[Group] | None = None, session_options: dict | None = None) -> list[CheckResult]:
     """Run the suite (or the checks whose names start with one of ``only``); results in order.
 
+    ``groups`` is the suite (default: the Gomocup one, :data:`GROUPS`); ``session_options``
+    go to each :class:`Session` (the NBoard suite's end line and chatter).
     Raises :class:`referee.process.EngineStartError` when the engine cannot be started at all.
     """
     results: list[CheckResult] = []
     shared: dict[str, object] = {}
     first_start = True
     mute = 0  # consecutive failed checks in which the engine printed nothing at all
-    for group in GROUPS:
+    for group in (GROUPS if groups is None else groups):
         checks = [c for c in group.checks if not only or any(c.name.startswith(p) for p in only)]
         sess: Session | None = None
         try:
@@ -85,7 +91,8 @@ def run_checks(opts: Options, *, only: Sequence[str] = (),
                 if sess is None or sess.broken or not sess.is_alive():
                     if sess is not None:
                         sess.close()
-                    sess = Session(opts.argv, send_delay_ms=opts.send_delay_ms, cwd=opts.cwd)
+                    sess = Session(opts.argv, send_delay_ms=opts.send_delay_ms, cwd=opts.cwd,
+                                   **(session_options or {}))
                     try:
                         sess.start()
                     except EngineStartError:
@@ -135,8 +142,11 @@ def summary(results: Sequence[CheckResult]) -> str:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="referee check",
-        description="Protocol conformance checks for a Gomocup engine: one line per check, "
-                    "exit status 0 only when none failed.")
+        description="Protocol conformance checks for a Gomocup engine (--game reversi: an NBoard "
+                    "engine): one line per check, exit status 0 only when none failed.")
+    p.add_argument("--game", choices=("mnk", "reversi"), default="mnk",
+                   help="mnk: a Gomocup engine (the default); reversi: an NBoard engine (8x8; "
+                        "--size and --win-length do not apply)")
     p.add_argument("engine", help="engine command line as one string (split like a shell, run without one)")
     p.add_argument("--size", type=board_size, default=(15, 15), metavar="N|WxH", help="board size (default 15)")
     p.add_argument("--win-length", type=positive_int, default=5, metavar="K",
@@ -169,7 +179,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     p = _parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--list" in argv:
-        for g in GROUPS:
+        game, _ = p.parse_known_args([a for a in argv if a != "--list"] + ["-"])
+        for g in (NBOARD_GROUPS if game.game == "reversi" else GROUPS):
             for c in g.checks:
                 out.write(f"{c.name:<19} [{g.name}] {c.expected}\n")
         return 0
@@ -199,7 +210,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         out.flush()
 
     try:
-        results = run_checks(opts, only=args.only, on_result=show)
+        if args.game == "reversi":
+            results = run_checks(opts, only=args.only, on_result=show, groups=NBOARD_GROUPS,
+                                 session_options=SESSION_OPTIONS)
+        else:
+            results = run_checks(opts, only=args.only, on_result=show)
         out.write(summary(results) + "\n")
         out.flush()
     except EngineStartError as exc:

@@ -223,15 +223,18 @@ class Group:
 GROUPS: list[Group] = []
 
 
-def check(group: str, name: str, expected: str):
-    """Register the decorated function as a check of ``group``."""
+def check(group: str, name: str, expected: str, registry: list[Group] | None = None):
+    """Register the decorated function as a check of ``group`` in ``registry`` (default
+    :data:`GROUPS`, the Gomocup suite; the NBoard suite has its own)."""
+    groups = GROUPS if registry is None else registry
+
     def deco(fn: Callable[[Ctx], str]) -> Callable[[Ctx], str]:
-        for g in GROUPS:
+        for g in groups:
             if g.name == group:
                 break
         else:
             g = Group(group)
-            GROUPS.append(g)
+            groups.append(g)
         g.checks.append(Check(name, expected, fn))
         return fn
     return deco

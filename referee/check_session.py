@@ -18,7 +18,7 @@ import sys
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 from referee.process import EngineError, EngineExited, EngineProcess, is_info_line
 from referee.wire import parse_move
@@ -58,8 +58,12 @@ class Session:
     """One engine process plus the record of the conversation with it."""
 
     def __init__(self, argv: Sequence[str], *, send_delay_ms: float = 0, name: str | None = None,
-                 cwd: str | None = None) -> None:
-        self.proc = EngineProcess(argv, name=name, send_delay_ms=send_delay_ms, cwd=cwd)
+                 cwd: str | None = None, end_line: str = "END",
+                 is_chatter: Callable[[str], bool] = is_info_line) -> None:
+        # ``end_line`` ends the engine (Gomocup END, NBoard quit); ``is_chatter`` says which
+        # lines answer nothing (Gomocup MESSAGE/DEBUG, anything but === and pong in NBoard).
+        self.proc = EngineProcess(argv, name=name, send_delay_ms=send_delay_ms, cwd=cwd, end_line=end_line)
+        self._is_chatter = is_chatter
         self.history: deque[str] = deque(maxlen=HISTORY_LINES)
         self.crlf = False
         #: Set when the engine hung, died or could not be written to: start a fresh one.
@@ -116,7 +120,7 @@ class Session:
 
     # Receiving ------------------------------------------------------------------
     def reply(self, timeout_s: float) -> Wait:
-        """The next reply line (MESSAGE/DEBUG/SUGGEST skipped), waiting at most ``timeout_s``."""
+        """The next reply line (chatter such as MESSAGE/DEBUG/SUGGEST skipped), waiting at most ``timeout_s``."""
         t0 = time.monotonic()
         deadline = t0 + max(0.0, timeout_s)
         w = Wait()
@@ -142,7 +146,7 @@ class Session:
                 break
             self.received += 1
             self._note("<", line)
-            if is_info_line(line):
+            if self._is_chatter(line):
                 w.skipped.append(line)
                 continue
             w.line = line

@@ -1,4 +1,5 @@
-"""``referee``: run a match between two Gomocup engines (or a human) and adjudicate it.
+"""``referee``: run a match between two Gomocup engines (or a human) and adjudicate it;
+with ``--game reversi``, Reversi 8x8 between two NBoard engines.
 
     referee [options] [ENGINE1 [ENGINE2]]
     referee check ...      (engine conformance check, referee.check)
@@ -7,7 +8,8 @@
 Each ENGINE is one command line as a single string (split like a shell would,
 but run without a shell), or ``human`` (``human:NAME``).  A missing ENGINE is
 this project's brain, ``pbrain-mcts`` (run as ``python -m protocol.gomocup`` with the
-interpreter running the referee, so it is the same install).  Before the first
+interpreter running the referee, so it is the same install; for Reversi ``nboard-mcts``,
+``python -m protocol.nboard``).  ``random`` is the referee's built-in random mover.  Before the first
 game every engine is started once; one that cannot start ends the match with
 one message.  Exit status: 0 when the match ran (a human's ``quit`` included),
 2 for a usage error or an engine that cannot start, 130 when interrupted
@@ -28,9 +30,11 @@ from pathlib import Path
 from typing import Sequence
 
 from engine.mnk.rules import GameConfig, Rule
+from engine.reversi.rules import ReversiConfig
 from referee import display
 from referee.argtypes import board_size, nonneg_int, plies_range, positive_int
 from referee.cluster_address import cluster_address
+from referee.games import GAME_TYPES, rules_for
 from referee.match import MatchError, MatchOutcome, MatchSettings, run_match
 from referee.openings import default_random_plies, load_openings, random_opening
 from referee.seats import EngineSpec, TimeControl
@@ -41,8 +45,19 @@ __all__ = ["main", "build_parser", "default_engine"]
 SUBCOMMANDS = {"check": "referee.check", "script": "referee.script"}
 
 
-def default_engine(send_delay_ms: float = 0) -> EngineSpec:
-    """This project's brain, ``pbrain-mcts``, run with the current interpreter (the same install)."""
+def default_engine(send_delay_ms: float = 0, game: str = "mnk", turn_ms: int = 0) -> EngineSpec:
+    """This project's engine for ``game``, run with the current interpreter (the same install):
+    ``pbrain-mcts`` (Gomocup) for m,n,k, ``nboard-mcts`` (NBoard) for Reversi.
+
+    NBoard cannot tell an engine the time of a move (only a game clock, ``TI``), so
+    nboard-mcts is given ``--move-ms``: 90 % of ``turn_ms`` when there is a per-move
+    limit, the rest left for its start-up and the pipes.
+    """
+    if game == "reversi":
+        argv: tuple[str, ...] = (sys.executable, "-m", "protocol.nboard")
+        if turn_ms > 0:
+            argv += ("--move-ms", str(max(1, turn_ms * 9 // 10)))
+        return EngineSpec(argv, "nboard-mcts", send_delay_ms)
     return EngineSpec((sys.executable, "-m", "protocol.gomocup"), "pbrain-mcts", send_delay_ms)
 
 
@@ -53,8 +68,14 @@ examples:
                                           your engine against pbrain-mcts, recorded
   referee human --size 9 --win-length 4   you against pbrain-mcts, 9x9, four in a row
   referee ./pbrain-a ./pbrain-b --games 1000 --sprt 0 10 --display none
+  referee --game reversi random --games 20 --turn-ms 50
+                                          nboard-mcts against random moves, Reversi 8x8
+  referee --game reversi "edax-nboard 1" human
+                                          you against an NBoard engine
 
-a human types a move as column and row numbers, "7,7" or "7 7"; 'help', 'undo'
+ENGINE 'random' is the referee's own random mover (uniform legal moves, no process).
+a human types a move as column and row numbers, "7,7" or "7 7" (Reversi: a square,
+"f5"); 'help', 'undo'
 (take back your move and the reply), 'resign' (this game), 'quit' or Ctrl-D
 (resign and end the match).
 
@@ -84,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="referee",
         description=_wrap(
             "Play a match between two Gomocup engines, or an engine and you, on any board size "
-            "and win length. The referee keeps its own board and clock, gives every game a "
+            "and win length; or Reversi 8x8 between NBoard engines (--game reversi). The referee keeps its own board and clock, gives every game a "
             "verdict, and ends with wins/draws/losses, Elo, LOS and (optionally) an SPRT. Also: "
             "'referee check ENGINE' (protocol conformance checks) and 'referee script FILE "
             "ENGINE' (replay a scripted session)."),
@@ -96,11 +117,15 @@ def build_parser() -> argparse.ArgumentParser:
                         "or 'human' (or human:NAME) to play yourself; a missing ENGINE is this "
                         "project's brain, pbrain-mcts")
     g = p.add_argument_group("game")
-    g.add_argument("--size", type=board_size, default=(15, 15), metavar="N|WxH",
+    g.add_argument("--game", choices=GAME_TYPES, default="mnk",
+                   help="mnk: K in a row on a WxH board, Gomocup engines (the default); reversi: "
+                        "Reversi (Othello) 8x8, NBoard engines (a missing ENGINE is nboard-mcts; "
+                        "--size, --win-length and --rule do not apply)")
+    g.add_argument("--size", type=board_size, default=None, metavar="N|WxH",
                    help="board size (default 15)")
-    g.add_argument("--win-length", type=positive_int, default=5, metavar="K",
+    g.add_argument("--win-length", type=positive_int, default=None, metavar="K",
                    help="stones in a row to win (default 5)")
-    g.add_argument("--rule", default="freestyle",
+    g.add_argument("--rule", default=None,
                    help="freestyle (K or more in a row wins; the default), exact (exactly K: longer "
                         "lines do not win), caro (K or more, but not exactly K blocked at both ends), "
                         "or a Gomocup rule bitmask (0, 1, 8)")
@@ -125,14 +150,17 @@ def build_parser() -> argparse.ArgumentParser:
         "Games are played in pairs that start from the same opening with colours swapped. "
         "Without any of these options an engine match starts each pair from 2-4 random stones "
         "near the centre (2 when fewer than five in a row win), so two deterministic engines do "
-        "not repeat one game, and a match with a human starts on the empty board.", width=77))
+        "not repeat one game, and a match with a human starts on the empty board. Reversi: 4-6 random "
+        "legal plies from the start.", width=77))
     o.add_argument("--openings", metavar="FILE",
                    help="opening file, one opening per line, as c-gomoku-cli reads them: offset lines "
                         "('0,0, 1,-1': x,y from the centre) or pos lines ('h8i9j7': letter = column "
-                        "from a, number = row from 1)")
+                        "from a, number = row from 1); for Reversi, move sequences from the start "
+                        "('f5d6c3d3c4')")
     o.add_argument("--random-opening", type=plies_range, default=None, metavar="N|LO-HI",
                    help="start each pair from N random stones near the centre (LO-HI: a count drawn "
-                        "for each pair); 0 = the empty board")
+                        "for each pair); 0 = the empty board. Reversi: N random legal plies from the start "
+                        "(default 4-6)")
     o.add_argument("--empty-board", action="store_true", help="start every game on the empty board "
                                                               "(the same as --random-opening 0)")
     o.add_argument("--seed", type=int, default=None,
@@ -147,7 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "which must run the engine commands as given (same paths); records are written "
                         "here; --concurrency is not used (each worker thread plays one game at a time)")
     r.add_argument("--out", metavar="DIR",
-                   help="record each game as it ends: DIR/game-NNNN.psq (Piskvork) and .sgf, and a "
+                   help="record each game as it ends: DIR/game-NNNN.psq (Piskvork) and .sgf (Reversi: "
+                        ".ggf), and a "
                         "line in DIR/results.jsonl")
     r.add_argument("--resume", action="store_true",
                    help="continue the match recorded in --out DIR (finished games are not replayed)")
@@ -182,11 +211,7 @@ def _dispatch(sub: str, argv: list[str]) -> int:
 
 def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool = False) -> MatchSettings:
     """The match settings of the parsed options (``p.error`` on a bad combination)."""
-    try:
-        rule = Rule.parse(args.rule)
-        config = GameConfig(args.size[0], args.size[1], args.win_length, rule)
-    except ValueError as exc:
-        p.error(str(exc))
+    config = _game_config(args, p)
     if (args.resume or args.log_io) and not args.out:
         p.error("--resume and --log-io need --out DIR")
     if args.openings and (args.random_opening is not None or args.empty_board):
@@ -237,6 +262,22 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool 
     )
 
 
+def _game_config(args: argparse.Namespace, p: argparse.ArgumentParser):
+    """The game of the parsed options (``p.error`` on options the game does not take)."""
+    if args.game == "reversi":
+        given = [o for o, v in (("--size", args.size), ("--win-length", args.win_length), ("--rule", args.rule))
+                 if v is not None]
+        if given:
+            p.error(f"{', '.join(given)}: --game reversi is played on the 8x8 board only")
+        return ReversiConfig(8)
+    try:
+        rule = Rule.parse(args.rule if args.rule is not None else "freestyle")
+        w, h = args.size if args.size is not None else (15, 15)
+        return GameConfig(w, h, args.win_length if args.win_length is not None else 5, rule)
+    except ValueError as exc:
+        p.error(str(exc))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``referee`` console script."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -253,7 +294,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as exc:
             p.error(f"engine {text!r}: {exc}")
     while len(specs) < 2:
-        specs.append(default_engine(args.send_delay_ms))
+        specs.append(default_engine(args.send_delay_ms, args.game, args.turn_ms))
     settings = _settings(args, p, human=any(s.is_human for s in specs))
 
     def on_term(signum, frame):  # SIGTERM ends the match like Ctrl-C: engines killed, games kept
@@ -287,8 +328,9 @@ def _stdout_gone() -> int:
 
 def _report(outcome: MatchOutcome, settings: MatchSettings) -> int:
     """Print the summary and notes of a finished match; return the exit status."""
-    print(display.summary_text(outcome.name1, outcome.name2, outcome.tally, settings.sprt, outcome.labels),
-          flush=True)
+    rules = rules_for(settings.config)
+    print(display.summary_text(outcome.name1, outcome.name2, outcome.tally, settings.sprt, outcome.labels,
+                               (rules.colour_name(1), rules.colour_name(2))), flush=True)
     if outcome.results:
         print("  endings: " + display.endings_text(outcome.results, outcome.labels), flush=True)
     ran = outcome.settings or settings

@@ -40,12 +40,11 @@ import sys
 import threading
 import time
 import uuid
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from distributed import Client, KilledWorker, LocalCluster
 from distributed import wait as dask_wait
 
-from engine.mnk.rules import GameConfig
 from referee.cluster_address import ClusterAddress
 from referee.cluster_worker import MatchSwitch, Unfit, check_task, flip, game_task
 from referee.game import GameResult
@@ -157,7 +156,7 @@ class ClusterFarm:
             self._log_levels = {}
 
     # Start check ------------------------------------------------------------------
-    def check_engines(self, specs: dict[str, EngineSpec], config: GameConfig, tc: TimeControl,
+    def check_engines(self, specs: dict[str, EngineSpec], config: Any, tc: TimeControl,
                       **_local) -> dict[str, CheckedEngine]:
         """:func:`check_engines` on every connected worker; :class:`MatchError` naming a worker that fails it.
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 import signal
 import threading
 from dataclasses import dataclass
+from typing import Any
 
 from distributed import WorkerPlugin, get_worker
 
-from engine.mnk.rules import GameConfig
 from referee.gamejob import GameJob, PlayedGame, play_job
 from referee.seats import EngineSpec, TimeControl
 from referee.startcheck import MatchError, check_engines
@@ -34,7 +34,7 @@ class MatchSwitch(WorkerPlugin):
     local cluster), so a Ctrl-C there is the coordinator's to handle.
     """
 
-    def __init__(self, specs: dict[str, EngineSpec], config: GameConfig, tc: TimeControl,
+    def __init__(self, specs: dict[str, EngineSpec], config: Any, tc: TimeControl,
                  ignore_interrupts: bool = False) -> None:
         self.specs, self.config, self.tc = specs, config, tc
         self.ignore_interrupts = ignore_interrupts

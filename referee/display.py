@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import math
 
+from typing import Any
+
 from engine.mnk.rules import Board, GameConfig, Rule, render, winning_line
 from referee.game import GameResult, MoveEvent
+from referee.games import rules_for
 from referee.seats import TimeControl
 from referee.stats import Sprt, Tally, elo_interval, los
 
@@ -39,8 +42,11 @@ def final_board_text(board: Board) -> str:
     return render(board, last)
 
 
-def rules_text(config: GameConfig) -> str:
-    """Board, win length and rule in words, e.g. ``15x15, five or more in a row (freestyle)``."""
+def rules_text(config: Any) -> str:
+    """Board, win length and rule in words, e.g. ``15x15, five or more in a row (freestyle)``;
+    for another game (Reversi) what its rules say of themselves."""
+    if not isinstance(config, GameConfig):
+        return rules_for(config).describe()
     k = _NUMBER_WORDS.get(config.win_length, str(config.win_length))
     board = f"{config.width}x{config.height}"
     if config.rule is Rule.EXACT:
@@ -65,16 +71,34 @@ def clock_text(tc: TimeControl) -> str:
     return " and ".join(parts) + f" (+{tc.tolerance_ms} ms tolerance)"
 
 
-def match_banner(names: tuple[str, str], labels: tuple[str, str], games: int, config: GameConfig,
+def match_banner(names: tuple[str, str], labels: tuple[str, str], games: int, config: Any,
                  tc_text: str) -> str:
     """The first line of a match: who plays, how many games, the rules and the clock."""
     return (f"match: {who(names[0], labels[0])} vs {who(names[1], labels[1])}, {games} game"
             f"{'s' if games != 1 else ''}; {rules_text(config)}; {tc_text}")
 
 
-def game_header(game: int, total: int, x_name: str, o_name: str, config: GameConfig | None = None,
-                opening: list[tuple[int, int]] | None = None) -> str:
-    """The lines that open a game: who plays X (moves first) and O, then the rules and the opening."""
+def game_header(game: int, total: int, x_name: str, o_name: str, config: Any = None,
+                opening: list | None = None) -> str:
+    """The lines that open a game: who plays X (moves first) and O, then the rules and the opening.
+
+    For m,n,k ``opening`` holds ``(x, y)`` cells; for another game (Reversi) the
+    opening's move ints, shown through its rules (the colours named as the game names them).
+    """
+    if config is not None and not isinstance(config, GameConfig):
+        rules = rules_for(config)
+        head = (f"=== game {game}/{total}: {rules.colour_name(1)} {x_name}  vs  "
+                f"{rules.colour_name(2)} {o_name}")
+        extra = rules.describe()
+        if opening:
+            state = rules.new_state()
+            words = []
+            for m in opening:
+                words.append(rules.move_text(state, m))
+                state.apply(m)
+            extra += (f"; opening {' '.join(words)} ({len(opening)} plies), "
+                      f"{rules.colour_name(state.to_move)} to move")
+        return f"{head}\n    {extra}"
     head = f"=== game {game}/{total}: X {x_name}  vs  O {o_name}"
     if config is None:
         return head
@@ -86,9 +110,11 @@ def game_header(game: int, total: int, x_name: str, o_name: str, config: GameCon
 
 
 def move_line(ev: MoveEvent) -> str:
-    """One move: ``game 1 move 12: name (X) 7,8  812 ms``."""
-    return (f"game {ev.game} move {ev.board.stone_count}: {ev.seat_name} "
-            f"({'X' if ev.player == 1 else 'O'}) {ev.x},{ev.y}  {ev.ms} ms")
+    """One move: ``game 1 move 12: name (X) 7,8  812 ms`` (``... (white) pass (forced)``
+    when the referee passed for a side with no legal move)."""
+    how = "(forced)" if ev.forced else f"{ev.ms} ms"
+    return (f"game {ev.game} move {ev.ply}: {ev.seat_name} "
+            f"({ev.rules.colour_name(ev.player)}) {ev.text}  {how}")
 
 
 def verdict_text(r: GameResult, labels: tuple[str, str] = ("engine1", "engine2")) -> str:
@@ -100,7 +126,8 @@ def verdict_text(r: GameResult, labels: tuple[str, str] = ("engine1", "engine2")
     else:
         i = 0 if r.winner == "engine1" else 1
         head = f"{who((r.engine1, r.engine2)[i], labels[i])} wins"
-    return f"game {r.game}: {head} by {r.termination} after {len(r.moves)} stones: {r.reason}"
+    unit = "stones" if r.game_type == "mnk" else "moves"
+    return f"game {r.game}: {head} by {r.termination} after {len(r.moves)} {unit}: {r.reason}"
 
 
 def _fmt_elo(v: float) -> str:
@@ -152,18 +179,19 @@ def progress_line(t: Tally, total: int, elapsed_s: float, label: str = "engine1"
 
 
 def summary_text(name1: str, name2: str, t: Tally, sprt: Sprt | None = None,
-                 labels: tuple[str, str] = ("engine1", "engine2")) -> str:
+                 labels: tuple[str, str] = ("engine1", "engine2"), colours: tuple[str, str] = ("X", "O")) -> str:
     """The end-of-match summary: W/D/L by colour, score, Elo ± 95 %, LOS, SPRT, from engine1's side.
 
     ``labels`` name the sides where the engine's own name would be ambiguous
-    (``engine1``/``engine2``); a human's label is its name.
+    (``engine1``/``engine2``); a human's label is its name; ``colours`` name the first
+    and second colour (``black``/``white`` in Reversi).
     """
     xw, xd, xl = t.as_x
     ow, od, ol = t.as_o
     lines = [
         f"{who(name1, labels[0])} vs {who(name2, labels[1])}: {t.games} game{'' if t.games == 1 else 's'}",
         f"  {labels[0]}: {t.wins} wins, {t.draws} draws, {t.losses} losses   score {t.score():.3f}",
-        f"  as X (first): +{xw} ={xd} -{xl}    as O (second): +{ow} ={od} -{ol}",
+        f"  as {colours[0]} (first): +{xw} ={xd} -{xl}    as {colours[1]} (second): +{ow} ={od} -{ol}",
         f"  {elo_text(t, labels[0])}",
         f"  LOS {100 * los(t.wins, t.losses):.1f} %",
     ]
@@ -181,7 +209,7 @@ def endings_text(results, labels: tuple[str, str] = ("engine1", "engine2")) -> s
     faulty: dict[str, set[str]] = {}
     for r in results:
         counts[r.termination] = counts.get(r.termination, 0) + 1
-        if r.termination not in ("line", "full_board", "interrupted") and r.winner is not None:
+        if r.termination not in ("line", "full_board", "discs", "interrupted") and r.winner is not None:
             faulty.setdefault(r.termination, set()).add(labels[1] if r.winner == "engine1" else labels[0])
     parts = []
     for term, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):

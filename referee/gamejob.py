@@ -25,10 +25,11 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from engine.mnk.rules import GameConfig
 from referee.game import GameResult, play_game
-from referee.seats import EngineSeat, EngineSpec, ProcessRegistry, TimeControl
+from referee.games import rules_for
+from referee.seats import EngineSpec, ProcessRegistry, TimeControl, open_seat
 from referee.termination import Termination
 
 __all__ = ["GameJob", "PlayedGame", "play_job", "abandoned_result", "MAX_LOG_BYTES"]
@@ -43,8 +44,10 @@ TAGS = ("engine1", "engine2")
 class GameJob:
     """Game number ``game`` of a match between ``specs[0]`` (engine1) and ``specs[1]`` (engine2).
 
-    ``first`` says which of them plays X; ``opening`` holds the compact moves
-    placed beforehand; ``seed`` is what the record keeps as the match's
+    ``config`` is the game (an m,n,k ``GameConfig`` or a ``ReversiConfig``: plain
+    frozen dataclasses, so the job pickles whatever the game); ``first`` says which
+    of them plays the first colour; ``opening`` holds the game's move ints placed
+    beforehand; ``seed`` is what the record keeps as the match's
     random-opening seed (``None``: the openings were not random).
     ``about_wait[i]`` is False for an engine known not to answer ``ABOUT``
     (the game need not wait for it); ``log_io`` asks for the I/O log and the
@@ -54,7 +57,7 @@ class GameJob:
     game: int
     specs: tuple[EngineSpec, EngineSpec]
     first: int
-    config: GameConfig
+    config: Any
     tc: TimeControl
     opening: tuple[int, ...] = ()
     seed: int | None = None
@@ -99,8 +102,10 @@ def play_job(job: GameJob, *, stop: threading.Event | None = None) -> PlayedGame
         log = open(os.path.join(tmp, "io.log"), "w", encoding="utf-8", buffering=1) if tmp else None
         try:
             now = time.monotonic()
-            seats = [EngineSeat(spec, log=log, stderr_path=path, registry=registry, stop=stop, tag=tag,
-                                log_t0=now, about_wait=wait)
+            # the random mover repeats its moves for the match's seed, the game and the side
+            seats = [open_seat(spec, job.config, log=log, stderr_path=path, registry=registry, stop=stop,
+                               tag=tag, log_t0=now, about_wait=wait,
+                               seed=None if job.seed is None else f"{job.seed}/{job.game}/{tag}")
                      for spec, path, tag, wait in zip(job.specs, paths, TAGS, job.about_wait)]
             result = play_game(seats, game=job.game, first=job.first, config=job.config, tc=job.tc,
                                opening=job.opening, stop=stop)
@@ -118,13 +123,20 @@ def play_job(job: GameJob, *, stop: threading.Event | None = None) -> PlayedGame
 
 def abandoned_result(job: GameJob, names: tuple[str, str], reason: str) -> GameResult:
     """The record of ``job`` when it could not be played: no winner, termination ``abandoned``."""
-    cfg = job.config
+    rules = rules_for(job.config)
+    state = rules.new_state()
+    moves = []
+    for m in job.opening:
+        moves.append(rules.record_of(state, m))
+        state.apply(m)
+    fields = rules.result_fields(state, None)
     return GameResult(
         game=job.game, engine1=names[0], engine2=names[1], first=job.first, winner=None,
         termination=Termination.ABANDONED.value, reason=reason,
-        moves=[list(cfg.xy(m)) for m in job.opening], times_ms=[0] * len(job.opening),
-        opening=len(job.opening), width=cfg.width, height=cfg.height, win_length=cfg.win_length,
-        rule=cfg.rule.value, started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), seed=job.seed,
+        moves=moves, times_ms=[0] * len(job.opening), opening=len(job.opening),
+        width=fields["width"], height=fields["height"], win_length=fields["win_length"], rule=fields["rule"],
+        game_type=fields["game_type"], discs=fields.get("discs"), disc_diff=fields.get("disc_diff"),
+        started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), seed=job.seed,
     )
 
 

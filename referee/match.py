@@ -13,8 +13,9 @@ engine processes.  A human who types ``quit`` (or ends the input) resigns the
 game being played, which is recorded; no further game starts.
 
 Start check: before the first game each engine command is started once, as a
-game starts it (spawn, ``START`` with the match's board answered ``OK`` within
-``start_ms``, ``ABOUT``), then ended.  One that cannot start fails the whole
+game starts it (Gomocup: spawn, ``START`` with the match's board answered ``OK`` within
+``start_ms``, ``ABOUT``; NBoard: ``nboard 2``, ``set game``, ``ping`` answered ``pong``),
+then ended.  One that cannot start fails the whole
 match with a :class:`MatchError` naming it, before any game is played: a
 missing program or a refused board size would otherwise lose every game by
 ``start_failed`` and still print an Elo.  An engine that passes the check but
@@ -41,12 +42,13 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Callable
+from typing import IO, Any, Callable
 
-from engine.mnk.rules import Board, GameConfig
+from engine.mnk.rules import GameConfig
 from referee import display
 from referee.game import GameResult, MoveEvent, play_game
 from referee.gamejob import GameJob
+from referee.games import rules_for
 from referee.openings import describe_openings, opening_for_game, plies_bounds
 from referee.records import (
     append_result,
@@ -54,13 +56,7 @@ from referee.records import (
     result_from_json,
     write_game_files,
 )
-from referee.seats import (
-    EngineSeat,
-    EngineSpec,
-    HumanSeat,
-    ProcessRegistry,
-    TimeControl,
-)
+from referee.seats import EngineSpec, ProcessRegistry, TimeControl, open_seat
 from referee.startcheck import MatchError, check_engines
 from referee.stats import Sprt, Tally
 from referee.termination import Termination
@@ -74,7 +70,8 @@ RESULTS_FILE = "results.jsonl"
 class MatchSettings:
     """Everything that defines a match apart from the two engines."""
 
-    config: GameConfig = GameConfig()
+    #: The game: an m,n,k ``GameConfig`` or a ``ReversiConfig``.
+    config: Any = GameConfig()
     tc: TimeControl = TimeControl()
     games: int = 2
     first: int = 1
@@ -117,7 +114,8 @@ class MatchSettings:
 
     def openings_text(self) -> str:
         """How the games of this match start, in one line (the seed included)."""
-        return describe_openings(len(self.openings), self.random_plies, self.seed)
+        return describe_openings(len(self.openings), self.random_plies, self.seed,
+                                 rules_for(self.config).opening_unit)
 
 
 @dataclass
@@ -145,12 +143,11 @@ def _prior_results(settings: MatchSettings) -> dict[int, GameResult]:
     prior = read_results(path)
     if prior and not settings.resume:
         raise MatchError(f"{path} already holds {len(prior)} games: use --resume, or another --out")
-    cfg = settings.config
+    rules = rules_for(settings.config)
     out = {}
     for obj in prior:
-        if (obj.get("width"), obj.get("height"), obj.get("win_length"), obj.get("rule")) != (
-                cfg.width, cfg.height, cfg.win_length, cfg.rule.value):
-            raise MatchError(f"{path}: game {obj['game']} was played with other board settings")
+        if rules.record_key(obj) != rules.current_key():
+            raise MatchError(f"{path}: game {obj['game']} was played with other game or board settings")
         if obj.get("termination") not in (Termination.INTERRUPTED.value, Termination.ABANDONED.value):
             out[obj["game"]] = result_from_json(obj)
     return out
@@ -188,6 +185,7 @@ def run_match(
     stop = stop if stop is not None else threading.Event()
     registry = registry if registry is not None else ProcessRegistry()
     cfg = settings.config
+    rules = rules_for(cfg)
     prior = _prior_results(settings)
     settings = _resolve_seed(settings, prior)
     if settings.out_dir:
@@ -222,24 +220,30 @@ def run_match(
 
     no_about: set[str] = set()  # tags of engines that did not answer ABOUT: later games do not wait
 
-    def make_seat(spec: EngineSpec, tag: str, log, stderr_path, log_t0: float):
-        if spec.is_human:
-            # the person needs the board before each move unless every move's board is shown anyway
-            return HumanSeat(name=spec.label, input_fn=input_fn, output=out, show_board=mode != "board")
-        return EngineSeat(spec, log=log, stderr_path=stderr_path, registry=registry, stop=stop,
-                          tag=tag, log_t0=log_t0, about_wait=tag not in no_about)
+    def make_seat(spec: EngineSpec, tag: str, log, stderr_path, log_t0: float, g: int):
+        # the person needs the board before each move unless every move's board is shown anyway;
+        # the random mover repeats its moves for a given seed, game and side
+        # (as a cluster game's job has it: the seed only when the openings are random)
+        seed = f"{settings.seed}/{g}/{tag}" if settings.random_openings and settings.seed is not None else None
+        return open_seat(spec, cfg, log=log, stderr_path=stderr_path, registry=registry, stop=stop,
+                         tag=tag, log_t0=log_t0, about_wait=tag not in no_about, input_fn=input_fn,
+                         output=out, show_board=mode != "board", seed=seed)
 
-    def on_move(ev: MoveEvent) -> None:
+    def on_move(ev: MoveEvent, human_colours: frozenset = frozenset()) -> None:
         with lock:
             print(display.move_line(ev), file=out, flush=mode != "board")
             if mode == "board":
-                text = (display.final_board_text(ev.board) if ev.board.winner is not None
-                        else display.board_text(ev.board, ev.board.history[-1]))
+                over = rules.outcome(ev.board, {1: "", 2: ""}) is not None
+                # a person to move next sees the legal moves marked (the seat prints no board itself)
+                text = rules.final_board_text(ev.board) if over else \
+                    rules.board_text(ev.board, legal=int(ev.board.to_move) in human_colours)
                 print(text, file=out, flush=True)
 
     def header(g: int, names: tuple[str, str], first: int) -> str:
         x, o = (0, 1) if first == 1 else (1, 0)
-        opening = [cfg.xy(m) for m in settings.opening_of(g)]
+        opening = settings.opening_of(g)
+        if isinstance(cfg, GameConfig):
+            opening = [cfg.xy(m) for m in opening]
         return display.game_header(g, settings.games, display.who(names[x], labels[x]),
                                    display.who(names[o], labels[o]), cfg, opening)
 
@@ -252,22 +256,25 @@ def run_match(
             err2 = str(Path(settings.out_dir) / f"game-{g:04d}.engine2.stderr")
         try:
             now = time.monotonic()
-            seats = [make_seat(spec1, "engine1", log, err1, now), make_seat(spec2, "engine2", log, err2, now)]
+            seats = [make_seat(spec1, "engine1", log, err1, now, g), make_seat(spec2, "engine2", log, err2, now, g)]
             first = settings.first_of(g)
 
             def on_start(x_name: str, o_name: str) -> None:
                 say(header(g, (seats[0].name, seats[1].name), first))
 
+            humans = frozenset(c for c, spec in zip((1, 2), (spec1, spec2) if first == 1 else (spec2, spec1))
+                               if spec.is_human)
             r = play_game(seats, game=g, first=first, config=cfg, tc=settings.tc,
                           opening=settings.opening_of(g), stop=stop,
-                          on_move=on_move if per_move else None,
+                          on_move=(lambda ev: on_move(ev, humans)) if per_move else None,
                           on_start=on_start if per_move else None)
             r.seed = settings.seed if settings.random_openings else None
             for s in seats:
                 if getattr(s, "quit_requested", False):
                     outcome.ended_by = s.name  # this game is recorded; no other starts
             for tag, s in zip(("engine1", "engine2"), seats):
-                if not s.is_human and s.proc.pid is not None and r.termination != "start_failed" \
+                proc = getattr(s, "proc", None)
+                if proc is not None and proc.pid is not None and r.termination != "start_failed" \
                         and not s.about_answered:
                     no_about.add(tag)
             return r
@@ -287,7 +294,7 @@ def run_match(
             if not per_move:
                 say(header(r.game, (r.engine1, r.engine2), r.first))
             if mode != "board" and r.moves:  # (board mode has just shown it)
-                say(display.final_board_text(_final_board(cfg, r)))
+                say(rules.final_board_text(rules.replay(r.moves)))
             say(display.verdict_text(r, labels))
             say(display.progress_line(outcome.tally, settings.games, time.monotonic() - t0, labels[0],
                                       **(farm.progress() if farm is not None else {})))
@@ -372,13 +379,6 @@ def _count(outcome: MatchOutcome, r: GameResult) -> None:
     outcome.results.append(r)
     if r.termination != Termination.ABANDONED.value:  # no one played it: no score
         outcome.tally.add(r.score1, r.first == 1)
-
-
-def _final_board(cfg: GameConfig, r: GameResult) -> Board:
-    board = Board(cfg)
-    for x, y in r.moves:
-        board.play(cfg.move(x, y))
-    return board
 
 
 def _cluster_farm(address: str):

@@ -1,4 +1,4 @@
-"""One Gomocup engine as a child process, driven line by line with deadlines.
+"""One engine as a child process, driven line by line with deadlines (any line protocol).
 
 The referee never trusts an engine, so this wrapper guarantees:
 
@@ -50,7 +50,7 @@ import signal
 import subprocess
 import threading
 import time
-from typing import IO, Sequence
+from typing import IO, Callable, Sequence
 
 __all__ = [
     "EngineError",
@@ -61,6 +61,7 @@ __all__ = [
     "is_info_line",
     "close_many",
     "spawn_failure_text",
+    "ProcessRegistry",
 ]
 
 # Prefixes of output lines that carry no reply (kept as messages, never parsed as moves).
@@ -142,7 +143,7 @@ def spawn_failure_text(program: str, exc: BaseException, cwd: str | os.PathLike 
 
 
 class EngineProcess:
-    """A Gomocup brain running as a child process.
+    """An engine (a Gomocup brain, an NBoard engine) running as a child process.
 
     Parameters:
         argv: the program and its arguments (run without a shell).
@@ -164,6 +165,8 @@ class EngineProcess:
             this size, so an engine printing endless garbage without a newline
             cannot exhaust memory.
         write_timeout_s: how long a single :meth:`send` may wait for a full pipe.
+        end_line: the command that asks the engine to exit (``END`` in Gomocup,
+            ``quit`` in NBoard), sent by :meth:`close` and :func:`close_many`.
     """
 
     def __init__(
@@ -179,6 +182,7 @@ class EngineProcess:
         write_timeout_s: float = 5.0,
         env: dict[str, str] | None = None,
         log_t0: float | None = None,
+        end_line: str = "END",
     ) -> None:
         if not argv:
             raise ValueError("empty engine command line")
@@ -191,6 +195,7 @@ class EngineProcess:
         self.max_line_bytes = max(1, int(max_line_bytes))
         self.write_timeout_s = write_timeout_s
         self.env = env
+        self.end_line = end_line
         self.pid: int | None = None
         #: ``time.monotonic()`` when the last complete output line was received.
         self.last_line_time: float = 0.0
@@ -271,7 +276,7 @@ class EngineProcess:
         return self._peek_exit()
 
     def close(self, grace_s: float = 0.5, send_end: bool = True) -> None:
-        """End the engine: send ``END``, wait up to ``grace_s``, then kill its process group, reap.
+        """End the engine: send its end line, wait up to ``grace_s``, then kill its process group, reap.
 
         Idempotent; never raises; safe in ``finally`` blocks, ``atexit`` and
         signal handlers, and from another thread while one reads: that reader
@@ -285,8 +290,8 @@ class EngineProcess:
         try:
             if send_end and self._peek_exit() is None:
                 try:
-                    self._write_raw(b"END\n", time.monotonic() + 0.1)
-                    self._log(">", "END")
+                    self._write_raw(self._end_bytes(), time.monotonic() + 0.1)
+                    self._log(">", self.end_line)
                 except (EngineError, OSError):
                     pass
                 end = time.monotonic() + max(0.0, grace_s)
@@ -313,7 +318,7 @@ class EngineProcess:
             self._proc.stdin.close()
 
     def kill(self) -> None:
-        """Kill the engine's process group at once (no ``END``), then reap.  Idempotent."""
+        """Kill the engine's process group at once (no end line), then reap.  Idempotent."""
         self.close(grace_s=0.0, send_end=False)
 
     def __enter__(self) -> "EngineProcess":
@@ -355,6 +360,12 @@ class EngineProcess:
         data = "".join(ln.rstrip("\r\n") + eol for ln in lines).encode("utf-8", errors="replace")
         self._write_raw(data, time.monotonic() + self.write_timeout_s)
 
+    def send_raw(self, data: bytes) -> None:
+        """Send bytes as they are (a conformance check's binary garbage); same errors as :meth:`send`."""
+        self._require_started()
+        self._log(">", data.decode("utf-8", errors="replace").rstrip("\r\n"))
+        self._write_raw(data, time.monotonic() + self.write_timeout_s)
+
     # Input ----------------------------------------------------------------------
     def read_line(self, deadline: float) -> str | None:
         """Next output line (without ``\\r\\n``), or ``None`` once ``deadline`` has passed.
@@ -386,8 +397,10 @@ class EngineProcess:
             if not ready and remaining <= 0:
                 return None
 
-    def read_reply(self, deadline: float) -> tuple[str | None, list[str]]:
-        """Next line that is a reply, skipping ``MESSAGE``/``DEBUG``/``SUGGEST`` and blank lines.
+    def read_reply(self, deadline: float, is_info: Callable[[str], bool] = is_info_line
+                   ) -> tuple[str | None, list[str]]:
+        """Next line that is a reply, skipping lines ``is_info`` calls chatter (by default
+        Gomocup's ``MESSAGE``/``DEBUG``/``SUGGEST`` and blank lines).
 
         Returns ``(reply, skipped)``: ``reply`` is ``None`` when the deadline
         passed first; ``skipped`` holds the informational lines read meanwhile.
@@ -402,7 +415,7 @@ class EngineProcess:
                 raise
             if line is None:
                 return None, skipped
-            if is_info_line(line):
+            if is_info(line):
                 skipped.append(line)
                 continue
             return line, skipped
@@ -479,9 +492,12 @@ class EngineProcess:
             except (KeyError, ValueError, OSError):
                 pass
 
+    def _end_bytes(self) -> bytes:
+        return (self.end_line + "\n").encode("utf-8")
+
     def _write_raw(self, data: bytes, deadline: float) -> None:
         proc = self._proc
-        if proc is None or not self._enter_io(allow_closed=data == b"END\n"):
+        if proc is None or not self._enter_io(allow_closed=data == self._end_bytes()):
             raise EngineExited(f"{self.name} is not running", self.returncode)
         try:
             if proc.stdin is None or proc.stdin.closed:
@@ -612,14 +628,14 @@ class EngineProcess:
 
 
 def close_many(engines: Sequence["EngineProcess"], grace_s: float = 0.5) -> None:
-    """Close several engines at once: ``END`` to all, one shared grace period, then kill and reap each.
+    """Close several engines at once: the end line to all, one shared grace period, then kill and reap each.
 
     Never raises.  Faster than closing them one by one when they exit promptly.
     """
     live = [e for e in engines if e is not None and e.is_alive()]
     for e in live:
         try:
-            e.send("END")
+            e.send(e.end_line)
         except (EngineError, OSError, RuntimeError):
             pass
     end = time.monotonic() + max(0.0, grace_s)
@@ -628,3 +644,35 @@ def close_many(engines: Sequence["EngineProcess"], grace_s: float = 0.5) -> None
     for e in engines:
         if e is not None:
             e.close(grace_s=0.0, send_end=False)
+
+
+class ProcessRegistry:
+    """Every live engine process of a match, so an interrupt can kill them all.
+
+    One instance per match (no module-level state).  Thread-safe; ``kill_all``
+    may be called from the main thread while workers run games.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._procs: set[EngineProcess] = set()
+
+    def add(self, proc: EngineProcess) -> None:
+        with self._lock:
+            self._procs.add(proc)
+
+    def discard(self, proc: EngineProcess) -> None:
+        with self._lock:
+            self._procs.discard(proc)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._procs)
+
+    def kill_all(self) -> None:
+        """Kill and reap every registered process (their whole process groups)."""
+        with self._lock:
+            procs = list(self._procs)
+            self._procs.clear()
+        for p in procs:
+            p.kill()

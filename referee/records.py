@@ -1,4 +1,4 @@
-"""Game records: Piskvork ``.psq``, SGF, and the ``results.jsonl`` log.
+"""Game records: Piskvork ``.psq`` and SGF (m,n,k), GGF (Reversi), and the ``results.jsonl`` log.
 
 PSQ (what Piskvork's ``savePsq`` writes in tournament mode, and what we write):
 
@@ -18,6 +18,12 @@ SGF (as c-gomoku-cli writes it): ``GM[4]``, ``SZ`` (``w:h`` when not square),
 the win length, and each move with its time in a comment (``C[123ms]``;
 opening stones say ``C[opening]``).
 
+GGF (Reversi, written by :func:`engine.reversi.ggf.format_ggf`, the one GGF writer):
+``PB``/``PW`` (black moves first), ``RE`` black's disc differential (``+12``,
+``-4``, ``0``; the whole board to the winner of a fault or resignation; no ``RE``
+when there is no result), ``TE`` the termination, ``CO`` the reason, each move with
+its think time in seconds (``F5//0.12``; none for the opening and forced passes).
+
 ``results.jsonl``: one JSON object per finished game, appended and flushed
 (and fsynced) as soon as the game ends.
 """
@@ -30,9 +36,11 @@ from pathlib import Path
 from typing import Iterable
 
 from engine.mnk.rules import Rule
+from engine.reversi.ggf import GgfMove, format_ggf
+from engine.reversi.rules import ReversiState
 from referee.game import GameResult
 
-__all__ = ["psq_text", "sgf_text", "append_result", "read_results", "write_game_files", "PSQ_CODES"]
+__all__ = ["psq_text", "sgf_text", "ggf_text", "append_result", "read_results", "write_game_files", "PSQ_CODES"]
 
 #: PSQ trailer code for each termination (0 normal, 15 timeout like Piskvork, 1 other fault).
 PSQ_CODES = {"line": 0, "full_board": 0, "timeout": 15}
@@ -90,10 +98,35 @@ def sgf_text(r: GameResult) -> str:
     return head + "".join(body) + ")\n"
 
 
-def write_game_files(out_dir: str | os.PathLike, r: GameResult) -> tuple[Path, Path]:
-    """Write ``game-NNNN.psq`` and ``game-NNNN.sgf`` into ``out_dir``; return their paths."""
+def ggf_text(r: GameResult) -> str:
+    """A Reversi game as GGF (one game, one line)."""
+    black, white = _names_by_colour(r)
+    start = ReversiState(r.width)
+    state = start.clone()
+    moves = []
+    for i, (word, ms) in enumerate(zip(r.moves, r.times_ms)):
+        move = state.text_to_move(word)
+        forced = move == state.pass_move  # the referee passes for a side with no move
+        seconds = None if i < r.opening or forced else ms / 1000.0
+        moves.append(GgfMove(state.to_move, move, None, seconds))
+        state.apply(move)
+    tags = {"PC": "referee", "DT": r.started, "PB": _one_line(black), "PW": _one_line(white)}
+    if r.disc_diff is not None:
+        tags["RE"] = f"{r.disc_diff:+d}" if r.disc_diff else "0"
+    tags["TE"] = r.termination
+    tags["CO"] = _one_line(r.reason)
+    return format_ggf(start, moves, tags) + "\n"
+
+
+def write_game_files(out_dir: str | os.PathLike, r: GameResult) -> tuple[Path, ...]:
+    """Write the game's records into ``out_dir``: ``game-NNNN.psq`` and ``game-NNNN.sgf``
+    for m,n,k, ``game-NNNN.ggf`` for Reversi; return their paths."""
     d = Path(out_dir)
     d.mkdir(parents=True, exist_ok=True)
+    if r.game_type == "reversi":
+        ggf = d / f"game-{r.game:04d}.ggf"
+        ggf.write_text(ggf_text(r), encoding="utf-8")
+        return (ggf,)
     psq = d / f"game-{r.game:04d}.psq"
     sgf = d / f"game-{r.game:04d}.sgf"
     psq.write_text(psq_text(r), encoding="utf-8")

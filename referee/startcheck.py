@@ -11,9 +11,11 @@ import shlex
 import tempfile
 import threading
 
-from engine.mnk.rules import GameConfig
+from typing import Any
+
 from referee.process import EngineStartError, close_many
-from referee.seats import EngineSeat, EngineSpec, Fault, ProcessRegistry, TimeControl
+from referee.seat_process import ProcessSeat
+from referee.seats import EngineSpec, Fault, ProcessRegistry, TimeControl, engine_seat_class
 
 __all__ = ["MatchError", "check_engines"]
 
@@ -29,13 +31,16 @@ _STDERR_TAIL_CHARS = 300
 
 def check_engines(
     specs: dict[str, EngineSpec],
-    config: GameConfig,
+    config: Any,
     tc: TimeControl,
     *,
     registry: ProcessRegistry | None = None,
     stop: threading.Event | None = None,
-) -> dict[str, EngineSeat]:
-    """Start every engine of ``specs`` (tag -> spec; humans skipped) once, as a game would, then end it.
+) -> dict[str, ProcessSeat]:
+    """Start every engine of ``specs`` (tag -> spec; built-in seats skipped) once, as a game would, then end it.
+
+    The seat is the game's (``config``: Gomocup for m,n,k, NBoard for Reversi); after
+    it has started, its ``probe`` runs (NBoard: a move on a board other than 8x8).
 
     Engines are started side by side; a command given for both sides is started
     once.  Returns the checked seats by tag (closed; their ``name`` and
@@ -46,18 +51,19 @@ def check_engines(
     """
     unique: dict[EngineSpec, list[str]] = {}
     for tag, spec in specs.items():
-        if not spec.is_human:
+        if spec.is_process:
             unique.setdefault(spec, []).append(tag)
     if not unique:
         return {}
     problems: dict[EngineSpec, str] = {}
-    checked: dict[str, EngineSeat] = {}
+    checked: dict[str, ProcessSeat] = {}
+    seat_class = engine_seat_class(config)
     with tempfile.TemporaryDirectory(prefix="referee-check-") as tmp:
-        seats: dict[EngineSpec, EngineSeat] = {}
+        seats: dict[EngineSpec, ProcessSeat] = {}
         errs: dict[EngineSpec, str] = {}
         for i, (spec, tags) in enumerate(unique.items()):
             errs[spec] = os.path.join(tmp, f"{i}.stderr")
-            seats[spec] = EngineSeat(spec, registry=registry, stop=stop, tag=tags[0], stderr_path=errs[spec])
+            seats[spec] = seat_class(spec, registry=registry, stop=stop, tag=tags[0], stderr_path=errs[spec])
         try:
             for spec, seat in seats.items():  # spawn all, then wait for all: as a game starts
                 try:
@@ -71,6 +77,7 @@ def check_engines(
                     continue
                 try:
                     seat.finish_start(config, tc)
+                    seat.probe(config, tc)
                 except Fault as f:
                     problems[spec] = f"failed to start: {f.reason}"
         finally:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["Termination", "FAULTS"]
+__all__ = ["Termination", "FAULTS", "NORMAL", "Fault"]
 
 
 class Termination(str, enum.Enum):
     """How a game ended; the value is what ``results.jsonl`` holds.
 
-    ``LINE`` and ``FULL_BOARD`` are normal ends; ``RESIGN`` is a human giving
+    ``LINE`` and ``FULL_BOARD`` (m,n,k) and ``DISCS`` (Reversi: neither side
+    can move, the disc count decides) are normal ends; ``RESIGN`` is a human giving
     up (``resign``, ``quit`` or the end of its input); every other value except
     ``INTERRUPTED`` means one engine was at fault and lost.  ``INTERRUPTED``
     games (Ctrl-C, SIGTERM, SPRT stop) are never recorded as results.
@@ -21,6 +22,7 @@ class Termination(str, enum.Enum):
 
     LINE = "line"
     FULL_BOARD = "full_board"
+    DISCS = "discs"
     ILLEGAL_MOVE = "illegal_move"
     BAD_OUTPUT = "bad_output"
     TIMEOUT = "timeout"
@@ -31,8 +33,20 @@ class Termination(str, enum.Enum):
     ABANDONED = "abandoned"
 
 
+#: The ends of a game played out under its rules (no one at fault).
+NORMAL = frozenset({Termination.LINE, Termination.FULL_BOARD, Termination.DISCS})
+
 #: Terminations where the side at fault loses.
 FAULTS = frozenset({
     Termination.ILLEGAL_MOVE, Termination.BAD_OUTPUT, Termination.TIMEOUT,
     Termination.CRASH, Termination.START_FAILED,
 })
+
+
+class Fault(Exception):
+    """A seat broke the rules (or resigned): it loses with this ``termination`` and ``reason``."""
+
+    def __init__(self, termination: Termination, reason: str) -> None:
+        super().__init__(reason)
+        self.termination = termination
+        self.reason = reason

@@ -377,3 +377,23 @@ def test_a_worker_that_joins_later_and_cannot_start_an_engine_ends_the_match(tmp
     assert len(lines) == 1 and lines[0].startswith("referee: on the Dask worker tcp://"), err
     assert "failed to start" in lines[0] or "cannot be started" in lines[0]
     assert all(g["termination"] != "start_failed" for g in games_of(out))
+
+
+@pytest.mark.slow
+@needs_dask
+def test_a_reversi_match_on_a_cluster_records_what_a_local_one_does(tmp_path):
+    from fake_engines.fakes import nboard_cmd
+
+    local, farmed = tmp_path / "local", tmp_path / "farmed"
+    pidfile = tmp_path / "pids"
+    engines = [nboard_cmd("--seed", "3", "--pidfile", str(pidfile)), "random"]
+    common = ["--game", "reversi", "--turn-ms", "2000", "--tolerance-ms", "10000", "--seed", "11", "--games", "4"]
+    p = run(common + ["--out", str(local), "--quiet", *engines])
+    assert p.returncode == 0, p.stderr
+    p = run(common + ["--cluster", "local:2", "--out", str(farmed), *engines])
+    assert p.returncode == 0, p.stderr
+    assert content(games_of(farmed)) == content(games_of(local))
+    assert all(g["termination"] == "discs" for g in games_of(farmed))
+    assert sorted(f.name for f in farmed.glob("*.ggf")) == [f"game-{g:04d}.ggf" for g in range(1, 5)]
+    assert "[4/4] engine1" in p.stdout
+    assert_all_gone(read_pids(pidfile))

@@ -77,3 +77,28 @@ def test_a_stopped_job_ends_interrupted_and_leaves_no_process(tmp_path):
     r = play_job(job, stop=stop).result
     assert r.termination == "interrupted" and r.winner is None
     assert_all_gone(read_pids(pidfile))
+
+
+def _reversi_job(pidfile, **kw):
+    from engine.reversi.rules import ReversiConfig
+    from fake_engines.fakes import nboard_argv
+
+    return GameJob(game=2, specs=(EngineSpec(nboard_argv("--pidfile", str(pidfile)), "fake"),
+                                  EngineSpec.parse("random")),
+                   first=2, config=ReversiConfig(8), tc=TimeControl(300, tolerance_ms=1000), opening=(37, 43),
+                   seed=9, **kw)
+
+
+def test_a_reversi_job_pickles_and_plays_anywhere(tmp_path):
+    job = pickle.loads(pickle.dumps(_reversi_job(tmp_path / "pids", log_io=True)))
+    played = play_job(job)
+    r = played.result
+    assert r.game_type == "reversi" and r.termination == "discs" and r.moves[:2] == ["f5", "d6"]
+    assert r.engine2 == "random" and r.seed == 9 and sum(r.discs) <= 64
+    assert "engine1 > nboard 2" in played.io_log
+    assert_all_gone(read_pids(tmp_path / "pids"))
+
+
+def test_an_abandoned_reversi_game_keeps_its_opening():
+    r = abandoned_result(_reversi_job("/nonexistent"), ("A", "B"), "the worker died")
+    assert r.game_type == "reversi" and r.moves == ["f5", "d6"] and r.disc_diff is None and r.winner is None

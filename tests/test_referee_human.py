@@ -10,6 +10,7 @@ import pytest
 
 from engine.mnk.rules import Board, GameConfig
 from referee.game import play_game
+from referee.seat_gomocup import position_lines
 from referee.seats import HUMAN_HELP, HumanSeat, TimeControl, parse_human_move
 
 CFG = GameConfig(7, 7, 4)
@@ -27,6 +28,7 @@ class ScriptedEngine:
         self.sent = []  # one list of command lines per move asked
         self.sent_at = 0.0
         self._prefs = [CFG.move(x, y) for x, y in prefs]
+        self._known = []  # what a Gomocup engine's own board would hold
 
     def launch(self, config, tc):
         pass
@@ -34,9 +36,11 @@ class ScriptedEngine:
     def finish_start(self, config, tc):
         pass
 
-    def ask(self, lines, budget_s, board):
-        self.sent.append([ln for ln in lines if not ln.startswith("INFO")])
+    def ask(self, pos, turn):
+        self.sent.append(position_lines(self._known, pos))  # the lines a Gomocup seat would send
+        board = pos.state
         m = next(m for m in self._prefs if board.is_empty(m))
+        self._known = list(board.history) + [m]
         return board.config.xy(m), 0.001
 
     def close(self, grace_s=0.0):

@@ -15,7 +15,7 @@ bottom-right on 8x8, up to ``p16``), a pass is ``pass`` (``PA`` accepted).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from ..game import GameError
 from .bitboard import MAX_SIZE, MIN_SIZE, final_differential, geometry, squares
@@ -369,19 +369,29 @@ class ReversiState:
             cells.append("X" if self._black & bit else "O" if self._white & bit else "-")
         return "".join(cells) + (" X" if self._to_move == BLACK else " O")
 
-    def render(self, marks: bool = True) -> str:
+    def render(self, marks: bool = True, last: int | None = None, flipped: Iterable[int] = ()) -> str:
         """The board as a grid with coordinates (``*`` marks the legal moves when
-        ``marks``), then who is to move and the disc counts."""
+        ``marks``), then who is to move and the disc counts.  The square ``last`` is
+        shown in brackets and the discs in ``flipped`` in lower case (a referee's view of
+        the last move)."""
         n = self.n
         mob = self.move_mask() if marks else 0
+        low = set(flipped)
         lines = ["   " + " ".join(chr(ord("a") + c) for c in range(n))]
         for r in range(n):
+            # one separator before each square and one after the row: the last move's two
+            # become brackets, so the columns stay aligned
+            seps = [" "] * (n + 1)
+            if last is not None and 0 <= last < self.area and last // n == r:
+                seps[last % n], seps[last % n + 1] = "[", "]"
             row = []
             for c in range(n):
-                bit = 1 << (r * n + c)
-                row.append("X" if self._black & bit else "O" if self._white & bit
-                           else "*" if mob & bit else "-")
-            lines.append(f"{r + 1:>2} " + " ".join(row))
+                sq = r * n + c
+                bit = 1 << sq
+                ch = ("X" if self._black & bit else "O" if self._white & bit
+                      else "*" if mob & bit else "-")
+                row.append(seps[c] + (ch.lower() if sq in low else ch))
+            lines.append(f"{r + 1:>2}" + "".join(row) + seps[n].rstrip())
         b, w = self.discs()
         if self.is_terminal():
             d = self.disc_differential()

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 FAKE_BRAIN = str(Path(__file__).with_name("fake_brain.py"))
+FAKE_NBOARD = str(Path(__file__).with_name("fake_nboard.py"))
 
 
 def fake_argv(*options: str) -> tuple[str, ...]:
@@ -19,6 +20,16 @@ def fake_argv(*options: str) -> tuple[str, ...]:
 def fake_cmd(*options: str) -> str:
     """The same as one shell-quoted command line (for the CLI)."""
     return shlex.join(fake_argv(*options))
+
+
+def nboard_argv(*options: str) -> tuple[str, ...]:
+    """argv running the fake NBoard (Reversi) engine with ``options``."""
+    return (sys.executable, FAKE_NBOARD, *options)
+
+
+def nboard_cmd(*options: str) -> str:
+    """The same as one shell-quoted command line (for the CLI)."""
+    return shlex.join(nboard_argv(*options))
 
 
 def running(pid: int) -> bool:
