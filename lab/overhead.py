@@ -26,18 +26,25 @@ import sys
 import time
 
 from engine.mnk.rules import GameConfig
+from engine.reversi.rules import ReversiConfig
 from referee.match import MatchSettings, run_match
 from referee.seats import EngineSpec, TimeControl
 
 
-def measure(games: int, size: int, win_length: int, concurrency: int = 1, cluster: str | None = None) -> dict:
-    """Play ``games`` random games (here, or on ``cluster``); return overhead percentiles (µs) and throughput."""
+def measure(games: int, size: int, win_length: int, concurrency: int = 1, cluster: str | None = None,
+            game: str = "mnk") -> dict:
+    """Play ``games`` random games (here, or on ``cluster``); return overhead percentiles (µs) and throughput.
+
+    ``game``: ``mnk`` (Gomocup random brains on a ``size`` board) or ``reversi`` (NBoard random
+    engines, 8x8)."""
+    reversi = game == "reversi"
+
     def spec(seed: int) -> EngineSpec:
-        argv = (sys.executable, "-m", "referee.random_engine", "--seed", str(seed))
+        argv = (sys.executable, "-m", "referee.random_engine", "--seed", str(seed)) + (("--nboard",) if reversi else ())
         return EngineSpec(argv, "random")
 
     settings = MatchSettings(
-        config=GameConfig(size, size, win_length),
+        config=ReversiConfig(8) if reversi else GameConfig(size, size, win_length),
         tc=TimeControl(turn_ms=5000, tolerance_ms=5000),
         games=games, concurrency=concurrency, quiet=True, cluster=cluster,
     )
@@ -63,13 +70,13 @@ def measure(games: int, size: int, win_length: int, concurrency: int = 1, cluste
 
 def _measure_one(label: str, how: dict, args: argparse.Namespace) -> dict[str, float]:
     """Measure one setting (and its marginal cost per game, if asked); print it; return its key figures."""
-    m = measure(args.games, args.size, args.win_length, **how)
+    m = measure(args.games, args.size, args.win_length, game=args.game, **how)
     print(f"{label}: {m['games']} games, {m['moves']} moves in {m['wall_s']:.2f} s ({m['cpu_s']:.2f} s CPU); "
           f"referee overhead per move median {m['median_us']:.0f} us, p90 {m['p90_us']:.0f} us, "
           f"max {m['max_us']:.0f} us; {m['games_per_s']:.1f} games/s, {m['moves_per_s']:.0f} moves/s", flush=True)
     figures = {"games/s": m["games_per_s"], "overhead/move us": m["median_us"]}
     if args.marginal:
-        m2 = measure(2 * args.games, args.size, args.win_length, **how)
+        m2 = measure(2 * args.games, args.size, args.win_length, game=args.game, **how)
         n = m2["games"] - m["games"]
         extra, extra_cpu = (m2["wall_s"] - m["wall_s"]) / n, (m2["cpu_s"] - m["cpu_s"]) / n
         print(f"{label}: {m2['games']} games in {m2['wall_s']:.2f} s; one more game adds "
@@ -89,6 +96,8 @@ def _cpu_s() -> float:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m lab.overhead", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", choices=("mnk", "reversi"), default="mnk",
+                    help="mnk: Gomocup random brains (--size, --win-length); reversi: NBoard random engines, 8x8")
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--size", type=int, default=15)
     ap.add_argument("--win-length", type=int, default=5)
@@ -102,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
                          "the medians")
     args = ap.parse_args(argv)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"load average before: {load:.2f}; {os.cpu_count()} cpus; {args.size}x{args.size} k={args.win_length}")
+    what = "Reversi 8x8" if args.game == "reversi" else f"{args.size}x{args.size} k={args.win_length}"
+    print(f"load average before: {load:.2f}; {os.cpu_count()} cpus; {what}")
     runs = [(f"concurrency {c}", {"concurrency": c}) for c in args.concurrency]
     runs += [(f"cluster {a}", {"cluster": a}) for a in args.cluster]
     seen: dict[str, dict[str, list[float]]] = {label: {} for label, _ in runs}

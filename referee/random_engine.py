@@ -1,8 +1,10 @@
-"""A minimal, well-behaved Gomocup brain that plays uniformly random legal moves.
+"""Minimal, well-behaved engines that play uniformly random legal moves, as processes.
 
-Shipped for testing referees and measuring their overhead (it answers at
-once): ``python -m referee.random_engine [--seed N] [--name NAME]``.
-It never misbehaves; for misbehaving engines see ``tests/fake_engines``.
+Shipped for testing referees and measuring their overhead (they answer at
+once): ``python -m referee.random_engine [--seed N] [--name NAME]`` is a
+Gomocup brain; with ``--nboard`` an NBoard-protocol Reversi engine.  They never
+misbehave; for misbehaving engines see ``tests/fake_engines``.  (The referee's
+``random`` side needs no process: :mod:`referee.seat_random`.)
 """
 
 from __future__ import annotations
@@ -11,6 +13,10 @@ import argparse
 import random
 import sys
 from typing import IO
+
+from engine.game import GameError
+from engine.reversi.ggf import parse_ggf, parse_move
+from engine.reversi.rules import ReversiState
 
 
 class RandomBrain:
@@ -96,12 +102,52 @@ class RandomBrain:
         return f"{x},{y}"
 
 
+class RandomNboard:
+    """Protocol state of the NBoard random mover: the position the GUI set and its moves."""
+
+    def __init__(self, rng: random.Random, name: str = "random") -> None:
+        self.rng = rng
+        self.name = name
+        self.state = ReversiState()
+
+    def handle(self, line: str) -> tuple[list[str], bool]:
+        """Replies to one command line, and whether to exit."""
+        words = line.strip().split(None, 2)
+        if not words:
+            return [], False
+        cmd = words[0].lower()
+        try:
+            if cmd == "quit":
+                return [], True
+            if cmd == "ping":
+                return [f"pong {words[1] if len(words) > 1 else ''}".rstrip()], False
+            if cmd == "set" and len(words) == 3 and words[1] == "game":
+                self.state = parse_ggf(words[2]).position()
+            elif cmd == "set" and len(words) >= 2 and words[1] == "myname":
+                return [f"set myname {self.name}"], False
+            elif cmd == "move" and len(words) > 1:
+                move = parse_move(words[1], self.state)[0]
+                if move not in self.state.legal_moves():
+                    return [f"status illegal move {words[1]}"], False
+                self.state.apply(move)
+            elif cmd == "go":
+                moves = self.state.legal_moves()
+                if not moves:
+                    return ["status the game is over"], False
+                return ["=== " + self.state.move_to_text(self.rng.choice(moves)).upper()], False
+        except (GameError, ValueError) as exc:
+            return [f"status {exc}"], False
+        return [], False  # nboard, set depth, hint, unknown lines: nothing to say
+
+
 def main(argv: list[str] | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m referee.random_engine", description=__doc__)
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--name", default="random")
+    ap.add_argument("--nboard", action="store_true", help="speak the NBoard protocol (Reversi), not Gomocup")
     args = ap.parse_args(argv)
-    brain = RandomBrain(random.Random(args.seed), args.name)
+    rng = random.Random(args.seed)
+    brain = RandomNboard(rng, args.name) if args.nboard else RandomBrain(rng, args.name)
     inp = stdin if stdin is not None else sys.stdin
     out = stdout if stdout is not None else sys.stdout
     for raw in inp:

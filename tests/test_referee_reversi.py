@@ -176,3 +176,26 @@ def test_a_person_can_take_back_a_reversi_move():
     r = play_game([seat, RandomSeat(seed=1)], game=1, first=1, config=CFG, tc=FAST)
     assert "taken back" in out.getvalue()
     assert r.moves[0] == "d3" and r.termination == "resign" and r.winner == "engine2"
+
+
+def test_the_shipped_nboard_random_engine_plays_whole_games_as_a_process():
+    import sys
+    argv = (sys.executable, "-m", "referee.random_engine", "--nboard", "--seed")
+    for g in (1, 2):
+        seats = [NboardSeat(EngineSpec(argv + (str(g),), "random"), tag="engine1"),
+                 NboardSeat(EngineSpec(argv + (str(10 + g),), "random"), tag="engine2")]
+        check_disc_verdict(play_game(seats, game=g, first=g, config=CFG, tc=FAST))
+
+
+def test_the_nboard_random_engine_reports_bad_input_and_keeps_its_position():
+    from referee.random_engine import RandomNboard
+    e = RandomNboard(random.Random(1))
+    assert e.handle("move f5") == ([], False)
+    before = e.state.clone()
+    for bad in ("move f5", "move zz", "set game (;GM[Othello]BO[garbage];)"):
+        replies, done = e.handle(bad)
+        assert not done and len(replies) == 1 and replies[0].startswith("status ")
+        assert e.state.key() == before.key()
+    reply = e.handle("go")[0][0]
+    assert reply.startswith("=== ") and e.state.text_to_move(reply[4:].lower()) in e.state.legal_moves()
+    assert e.handle("ping 7") == (["pong 7"], False) and e.handle("quit") == ([], True)
