@@ -1,5 +1,5 @@
 """``referee``: run a match between two Gomocup engines (or a human) and adjudicate it;
-with ``--game reversi``, Reversi 8x8 between two NBoard engines.
+with ``--game reversi``, Reversi (8x8 by default) between two NBoard engines.
 
     referee [options] [ENGINE1 [ENGINE2]]
     referee check ...      (engine conformance check, referee.check)
@@ -29,6 +29,7 @@ import textwrap
 from pathlib import Path
 from typing import Sequence
 
+from engine.game import GameError
 from engine.mnk.rules import GameConfig, Rule
 from engine.reversi.rules import ReversiConfig
 from referee import display
@@ -105,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="referee",
         description=_wrap(
             "Play a match between two Gomocup engines, or an engine and you, on any board size "
-            "and win length; or Reversi 8x8 between NBoard engines (--game reversi). The referee keeps its own board and clock, gives every game a "
+            "and win length; or Reversi between NBoard engines (--game reversi, 8x8 by default). The referee keeps its own board and clock, gives every game a "
             "verdict, and ends with wins/draws/losses, Elo, LOS and (optionally) an SPRT. Also: "
             "'referee check ENGINE' (protocol conformance checks) and 'referee script FILE "
             "ENGINE' (replay a scripted session)."),
@@ -119,10 +120,11 @@ def build_parser() -> argparse.ArgumentParser:
     g = p.add_argument_group("game")
     g.add_argument("--game", choices=GAME_TYPES, default="mnk",
                    help="mnk: K in a row on a WxH board, Gomocup engines (the default); reversi: "
-                        "Reversi (Othello) 8x8, NBoard engines (a missing ENGINE is nboard-mcts; "
-                        "--size, --win-length and --rule do not apply)")
+                        "Reversi (Othello), NBoard engines (a missing ENGINE is nboard-mcts; "
+                        "--win-length and --rule do not apply)")
     g.add_argument("--size", type=board_size, default=None, metavar="N|WxH",
-                   help="board size (default 15)")
+                   help="board size (default 15; Reversi: an even N from 4 to 16, default 8 - "
+                        "most NBoard engines play 8 only)")
     g.add_argument("--win-length", type=positive_int, default=None, metavar="K",
                    help="stones in a row to win (default 5)")
     g.add_argument("--rule", default=None,
@@ -265,11 +267,18 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool 
 def _game_config(args: argparse.Namespace, p: argparse.ArgumentParser):
     """The game of the parsed options (``p.error`` on options the game does not take)."""
     if args.game == "reversi":
-        given = [o for o, v in (("--size", args.size), ("--win-length", args.win_length), ("--rule", args.rule))
-                 if v is not None]
+        given = [o for o, v in (("--win-length", args.win_length), ("--rule", args.rule)) if v is not None]
         if given:
-            p.error(f"{', '.join(given)}: --game reversi is played on the 8x8 board only")
-        return ReversiConfig(8)
+            p.error(f"{', '.join(given)}: not a Reversi option (most discs wins)")
+        if args.size is None:
+            return ReversiConfig(8)
+        w, h = args.size
+        if w != h:
+            p.error(f"--size {w}x{h}: a Reversi board is square (--size N)")
+        try:
+            return ReversiConfig(w)
+        except GameError as exc:
+            p.error(f"--size: {exc}")
     try:
         rule = Rule.parse(args.rule if args.rule is not None else "freestyle")
         w, h = args.size if args.size is not None else (15, 15)

@@ -23,15 +23,15 @@ def results(out):
     return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
 
 
-def check_records(out, games):
+def check_records(out, games, size=8):
     """Every game's GGF parses back, replays to the recorded discs, and agrees with the verdict."""
     recs = results(out)
     assert [r["game"] for r in recs] == list(range(1, games + 1))
     for r in recs:
-        assert r["game_type"] == "reversi" and r["width"] == r["height"] == 8
+        assert r["game_type"] == "reversi" and r["width"] == r["height"] == size
         ggf = parse_ggf((out / f"game-{r['game']:04d}.ggf").read_text())
         final = ggf.position()
-        state = ReversiState(8)
+        state = ReversiState(size)
         for word in r["moves"]:
             state.apply(state.text_to_move(word))
         assert final.snapshot() == state.snapshot()
@@ -88,13 +88,25 @@ def test_a_faulty_engine_loses_every_game_with_a_reason(tmp_path):
     assert "illegal_move 2 (engine1 at fault)" in p.stdout
 
 
-@pytest.mark.parametrize("opt", [["--size", "10"], ["--win-length", "4"], ["--rule", "exact"]])
-def test_mnk_options_are_refused_for_reversi(opt, capsys):
+@pytest.mark.parametrize("opt, words", [(["--win-length", "4"], "not a Reversi option"),
+                                        (["--rule", "exact"], "not a Reversi option"),
+                                        (["--size", "7"], "even number from 4 to 16"),
+                                        (["--size", "18"], "even number from 4 to 16"),
+                                        (["--size", "8x6"], "square")])
+def test_options_that_make_no_reversi_game_are_refused(opt, words, capsys):
     from referee.cli import main
 
     with pytest.raises(SystemExit) as info:
         main(["--game", "reversi", *opt])
-    assert info.value.code == 2 and "8x8 board only" in capsys.readouterr().err
+    assert info.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_a_reversi_match_on_another_board_size(tmp_path):
+    out = tmp_path / "run"
+    p = run(["random", "random", "--size", "6", "--games", "2", "--out", str(out), "--display", "none"] + FAST)
+    assert p.returncode == 0, p.stderr
+    for r in check_records(out, 2, size=6):
+        assert r["termination"] == "discs" and sum(r["discs"]) <= 36
 
 
 def test_the_default_engine_follows_the_game():
