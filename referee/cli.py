@@ -45,6 +45,11 @@ __all__ = ["main", "build_parser", "default_engine"]
 
 SUBCOMMANDS = {"check": "referee.check", "script": "referee.script"}
 
+#: The per-move limit when --turn-ms is not given.  NBoard has no way to tell an engine
+#: the time of a move, so Reversi engines play at their own settings (a level, a time
+#: option) and the referee's limit only catches one that hangs.
+DEFAULT_TURN_MS = {"mnk": 1000, "reversi": 60_000}
+
 
 def default_engine(send_delay_ms: float = 0, game: str = "mnk", turn_ms: int = 0) -> EngineSpec:
     """This project's engine for ``game``, run with the current interpreter (the same install):
@@ -136,8 +141,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--first", type=int, choices=(1, 2), default=1,
                    help="which ENGINE plays X, the first move, in game 1; colours alternate (default 1)")
     t = p.add_argument_group("time")
-    t.add_argument("--turn-ms", type=nonneg_int, default=1000, metavar="MS",
-                   help="time per move (default 1000; 0 = no limit per move, needs --match-ms)")
+    t.add_argument("--turn-ms", type=nonneg_int, default=None, metavar="MS",
+                   help="time per move (default 1000; Reversi: 60000, as NBoard engines set their own "
+                        "time; 0 = no limit per move, needs --match-ms)")
     t.add_argument("--match-ms", type=nonneg_int, default=0, metavar="MS",
                    help="time per game for each side (default 0 = none)")
     t.add_argument("--tolerance-ms", type=nonneg_int, default=1000, metavar="MS",
@@ -220,6 +226,8 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool 
         p.error("use one of --openings, --random-opening and --empty-board")
     if args.empty_board and args.random_opening is not None and args.random_opening[1]:
         p.error("use one of --openings, --random-opening and --empty-board")
+    if args.turn_ms is None:
+        args.turn_ms = DEFAULT_TURN_MS[args.game]
     if args.turn_ms == 0 and args.match_ms == 0:
         p.error("--turn-ms 0 needs --match-ms: without any clock a silent engine would never lose")
     if args.send_delay_ms < 0:
@@ -296,6 +304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_intermixed_args(argv)
     if len(args.engines) > 2:
         p.error(f"at most two engines, got {len(args.engines)}")
+    turn_ms = args.turn_ms  # as given, before _settings() fills in the game's default
     specs = []
     for text in args.engines:
         try:
@@ -303,7 +312,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as exc:
             p.error(f"engine {text!r}: {exc}")
     while len(specs) < 2:
-        specs.append(default_engine(args.send_delay_ms, args.game, args.turn_ms))
+        # nboard-mcts plays at --turn-ms when it is given, else at its own pace (1 s a move)
+        specs.append(default_engine(args.send_delay_ms, args.game, turn_ms or 0))
     settings = _settings(args, p, human=any(s.is_human for s in specs))
 
     def on_term(signum, frame):  # SIGTERM ends the match like Ctrl-C: engines killed, games kept

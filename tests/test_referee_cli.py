@@ -323,6 +323,13 @@ def _settings_of(*argv):
     return _settings(args, p, human="human" in args.engines)
 
 
+def test_the_turn_limit_defaults_by_game():
+    assert _settings_of("a", "b").tc.turn_ms == 1000
+    # NBoard engines set their own time: the referee's limit only catches a hung one
+    assert _settings_of("a", "b", "--game", "reversi").tc.turn_ms == 60_000
+    assert _settings_of("a", "b", "--game", "reversi", "--turn-ms", "500").tc.turn_ms == 500
+
+
 def test_opening_defaults_random_for_engines_empty_for_a_human():
     assert _settings_of("a", "b").random_plies == (2, 4)
     assert _settings_of("a", "b").seed is None  # drawn by run_match, printed and recorded
