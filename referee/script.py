@@ -1,4 +1,5 @@
-"""``referee script FILE ENGINE``: replay a protocol transcript against any Gomocup engine.
+"""``referee script FILE ENGINE``: replay a protocol transcript against any Gomocup engine
+(``--game reversi``: any NBoard engine).
 
 A transcript is a text file of lines to send and expectations (format in
 ``docs/SCRIPTS.md``)::
@@ -19,7 +20,12 @@ A transcript is a text file of lines to send and expectations (format in
 
 MESSAGE/DEBUG/SUGGEST lines from the engine are skipped.  The runner keeps a
 model of the occupied cells (from what was sent and the moves received), so
-``< move`` means "a legal move: on the board, on an empty cell".  Exit status:
+``< move`` means "a legal move: on the board, on an empty cell".
+
+NBoard engines (``--game reversi``): ``status``, ``nodestats`` and ``set myname``
+lines are skipped, ``quit`` ends the engine, and the model follows ``set game`` and
+``move`` lines, so ``< move`` means "``=== MOVE`` with a move legal in the position
+sent" (``PA`` only when the side to move has none).  Exit status:
 0 when every expectation held, 1 at the first mismatch (printed with the last
 lines sent and received), 2 for a bad script, bad arguments or an engine that
 cannot be started.
@@ -36,9 +42,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Sequence, TextIO
 
-from referee.check_session import Cells, Session, silence_stdout
+from engine.game import GameError
+from engine.reversi.ggf import parse_ggf, parse_move
+from engine.reversi.rules import ReversiState
 from referee.check_context import about_form_ok
+from referee.check_session import Cells, Session, silence_stdout
 from referee.process import EngineStartError
+from referee.wire_nboard import parse_go_reply
 
 __all__ = ["ScriptError", "Send", "Expect", "Directive", "parse_script", "run_script", "ScriptResult", "main"]
 
@@ -247,6 +257,50 @@ class _Model:
             pass  # malformed on purpose: the model ignores it, the engine should answer ERROR
 
 
+class _NboardModel:
+    """Follows the ``set game`` and ``move`` lines sent: the position a ``go`` is about."""
+
+    def __init__(self) -> None:
+        self.state = ReversiState()
+
+    def received(self, line: str) -> None:
+        """Replies change nothing: an NBoard engine does not play the move it answers."""
+
+    def sent(self, text: str) -> None:
+        words = text.split(None, 2)
+        try:
+            if words[:2] == ["set", "game"] and len(words) == 3:
+                self.state = parse_ggf(words[2]).position()
+            elif words[:1] == ["move"] and len(words) == 2:
+                move = parse_move(words[1], self.state)[0]
+                if move in self.state.legal_moves():
+                    self.state.apply(move)
+        except GameError:
+            pass  # malformed on purpose: the engine should say so in a status line
+
+    def judge(self, line: str) -> str:
+        """Empty when ``line`` is ``=== MOVE`` with a legal move here, else why not."""
+        reply = parse_go_reply(line)
+        if reply is None:
+            return "not a '=== MOVE' line"
+        try:
+            move = self.state.text_to_move(reply[0].lower())
+        except GameError as exc:
+            return str(exc)
+        if move not in self.state.legal_moves():
+            legal = " ".join(self.state.move_to_text(m) for m in self.state.legal_moves())
+            return f"{reply[0]} is not legal here (legal: {legal})"
+        return ""
+
+
+#: NBoard lines that answer no command: skipped like Gomocup MESSAGE lines.
+_NBOARD_CHATTER = ("status", "nodestats", "set myname")
+
+
+def _is_nboard_chatter(line: str) -> bool:
+    return line.strip().lower().startswith(_NBOARD_CHATTER)
+
+
 @dataclass
 class ScriptResult:
     """Outcome of one replay: ``ok``; ``held`` expectations met; ``failure`` text (empty when ok)."""
@@ -258,7 +312,7 @@ class ScriptResult:
     context: list[str] = field(default_factory=list)
 
 
-def _check(exp: Expect, sess: Session, model: _Model, default_ms: float) -> str:
+def _check(exp: Expect, sess: Session, model: _Model | _NboardModel, default_ms: float) -> str:
     """Empty string when ``exp`` held, else what was seen instead."""
     ms = exp.timeout_ms if exp.timeout_ms is not None else default_ms
     if exp.kind == "nothing":
@@ -285,6 +339,13 @@ def _check(exp: Expect, sess: Session, model: _Model, default_ms: float) -> str:
             if any(c in p for c in "*?[") and fnmatch.fnmatchcase(text, p) or text == p:
                 return ""
         return f"got {w.line!r}"
+    if isinstance(model, _NboardModel):
+        why = model.judge(w.line)
+        if why:
+            return f"got {w.line!r}: {why}"
+        if exp.cells:
+            return "'move in X,Y' is for Gomocup engines"
+        return ""
     mv, why = model.cells.judge(w.line)
     if mv is None:
         return f"got {w.line!r}: {why}"
@@ -296,13 +357,19 @@ def _check(exp: Expect, sess: Session, model: _Model, default_ms: float) -> str:
 
 def run_script(steps: Sequence[Step], argv: Sequence[str], *, send_delay_ms: float = 0,
                default_timeout_ms: float = DEFAULT_TIMEOUT_MS, echo: TextIO | None = None,
-               cwd: str | None = None) -> ScriptResult:
-    """Replay ``steps`` against a fresh engine ``argv``; the engine is always closed afterwards.
+               cwd: str | None = None, game: str = "mnk") -> ScriptResult:
+    """Replay ``steps`` against a fresh engine ``argv`` (a Gomocup engine, or an NBoard one
+    for ``game="reversi"``); the engine is always closed afterwards.
 
     Raises :class:`referee.process.EngineStartError` when the engine cannot be spawned.
     """
-    sess = Session(argv, send_delay_ms=send_delay_ms, cwd=cwd)
-    model = _Model()
+    model: _Model | _NboardModel
+    if game == "reversi":
+        sess = Session(argv, send_delay_ms=send_delay_ms, cwd=cwd, end_line="quit", is_chatter=_is_nboard_chatter)
+        model = _NboardModel()
+    else:
+        sess = Session(argv, send_delay_ms=send_delay_ms, cwd=cwd)
+        model = _Model()
     held = 0
     default_ms = float(default_timeout_ms)
     sess.start()
@@ -340,11 +407,14 @@ def run_script(steps: Sequence[Step], argv: Sequence[str], *, send_delay_ms: flo
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="referee script",
-        description="Replay a protocol transcript against a Gomocup engine: '> line' is sent, "
+        description="Replay a protocol transcript against a Gomocup engine (--game reversi: an NBoard "
+                    "engine): '> line' is sent, "
                     "'< expectation' is checked (e.g. '< OK', '< move', '< nothing 300ms', '< exit'); "
                     "the full format is in the project's docs/SCRIPTS.md.")
     p.add_argument("file", help="transcript file")
     p.add_argument("engine", help="engine command line as one string (split like a shell, run without one)")
+    p.add_argument("--game", choices=("mnk", "reversi"), default="mnk",
+                   help="mnk: a Gomocup engine (the default); reversi: an NBoard engine")
     p.add_argument("--send-delay-ms", type=float, default=0, metavar="MS",
                    help="wait at least MS after the engine's last output before the next line "
                         "(default 0; Rapfi needs about 30)")
@@ -386,7 +456,8 @@ def _replay(args: argparse.Namespace, steps: list[Step], engine_argv: list[str])
     """Run the transcript and print the verdict; the exit status of `referee script`."""
     try:
         res = run_script(steps, engine_argv, send_delay_ms=args.send_delay_ms,
-                         default_timeout_ms=args.timeout_ms, echo=sys.stdout if args.verbose else None)
+                         default_timeout_ms=args.timeout_ms, echo=sys.stdout if args.verbose else None,
+                         game=args.game)
     except EngineStartError as exc:
         print(f"referee script: {exc}", file=sys.stderr)
         return 2

@@ -34,3 +34,26 @@ def test_transcript(path):
     context = "\n".join(res.context)
     assert res.ok, f"{path.name}:{res.failure}\n{context}"
     assert res.held == sum(isinstance(s, Expect) for s in steps)
+
+
+# The README's NBoard session: nboard-mcts through `referee script --game reversi`.
+NBOARD_SESSION = Path(__file__).resolve().parent.parent / "docs" / "sessions" / "nboard.txt"
+
+
+@pytest.mark.slow
+def test_the_nboard_session_replays():
+    steps = parse_script(NBOARD_SESSION.read_text(), str(NBOARD_SESSION))
+    res = run_script(steps, [sys.executable, "-m", "protocol.nboard"], default_timeout_ms=15000, cwd=ROOT,
+                     game="reversi")
+    assert res.ok, f"{res.failure}\n" + "\n".join(res.context)
+    assert res.held == sum(isinstance(s, Expect) for s in steps) >= 10
+
+
+def test_an_nboard_move_expectation_judges_the_move_in_the_position_sent():
+    from fake_engines.fakes import nboard_argv
+
+    script = "> nboard 2\n> set game (;GM[Othello]TY[8]BO[8 " + "-" * 27 + "O*------*O" + "-" * 27 + " *];)\n> go\n< move\n"
+    steps = parse_script(script)
+    assert run_script(steps, nboard_argv("--seed", "1"), game="reversi").ok
+    bad = run_script(steps, nboard_argv("--seed", "1", "--illegal-at", "1"), game="reversi")
+    assert not bad.ok and "not legal here" in bad.failure
