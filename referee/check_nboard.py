@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import functools
 import random
+import time
 
 from engine.reversi.rules import ReversiConfig, ReversiState
-from referee.check_context import Ctx, Fail, Group, check
+from referee.check_context import Ctx, Fail, Group, Skip, check
 from referee.games.base import Illegal
 from referee.games.reversi import ReversiRules
 from referee.wire_nboard import game_text, is_chatter, move_command, parse_go_reply, pong_of
@@ -138,6 +139,15 @@ def c_go_midgame(ctx: Ctx) -> str:
     return _go(ctx, state, _set_game(state))
 
 
+@_check("moves", "move-eval-time", "set game, move F5/1.50/2.25 (the eval/time form), go: === a legal move for white")
+def c_move_eval_time(ctx: Ctx) -> str:
+    _hello(ctx)
+    start = ReversiState(8)
+    state = start.clone()
+    state.apply(state.text_to_move("f5"))
+    return _go(ctx, state, _set_game(start), "move F5/1.50/2.25")
+
+
 @_check("moves", "forced-pass", "set game where the side to move has no move, go: === PA")
 def c_forced_pass(ctx: Ctx) -> str:
     _hello(ctx)
@@ -162,6 +172,37 @@ def c_hint(ctx: Ctx) -> str:
     return f"{pong}, then {_go(ctx, state)}"
 
 
+# The clock ------------------------------------------------------------------------------
+#: The clock check's game: 20 moves, each side has used all but this of a 10 s clock.
+_CLOCK_MS, _LEFT_MS = 10_000, 1_000
+
+
+@_check("clock", "clock-honoured", "set depth 20, set game with TI[0:10] and 9 s used by each side, go: "
+        "=== within the 1 s left (+ --tolerance-ms)")
+def c_clock(ctx: Ctx) -> str:
+    _hello(ctx)
+    rng = random.Random(21)
+    state = ReversiState(8)
+    while len(state.history) < 20:
+        state.apply(rng.choice(state.legal_moves()))
+    per_move = (_CLOCK_MS - _LEFT_MS) // 10  # each side made 10 of the 20 moves
+    ctx.send("set depth 20", f"set game {game_text(state, [per_move] * 20, 0, _CLOCK_MS)}", "go")
+    ctx.key = "go"
+    t0 = time.monotonic()
+    limit_s = (_LEFT_MS + ctx.o.tolerance_ms) / 1000.0
+    line = ctx.reply(limit_s, "=== MOVE within the clock")
+    took = time.monotonic() - t0
+    ctx.send("set depth 1")  # quick moves again for any later check on this process
+    answer = parse_go_reply(line)
+    if answer is None:
+        raise Fail(repr(line), "=== MOVE")
+    try:
+        _RULES.judge(state, answer[0])
+    except Illegal as exc:
+        raise Fail(f"{line.strip()!r}: {exc}", "a legal move") from None
+    return f"{line.strip()} after {took * 1000:.0f} ms"
+
+
 # Bad input -----------------------------------------------------------------------------
 @_check("robust", "unknown-command", "an unknown command and a junk line, then ping 4: still pong 4")
 def c_unknown(ctx: Ctx) -> str:
@@ -178,7 +219,39 @@ def c_moves_after_junk(ctx: Ctx) -> str:
     return _go(ctx, state, _set_game(state))
 
 
-@_check("robust", "quit", "quit: the engine exits (within --exit-ms)")
+@_check("robust", "binary-line", "a line of binary bytes (NUL, 0xff), then ping 5: still pong 5")
+def c_binary(ctx: Ctx) -> str:
+    _hello(ctx)
+    ctx.send("\x00\xff\xfe\x7f go \x1b[2J")
+    return _ping(ctx, 5)
+
+
+@_check("robust", "malformed-set-game", "set game with a broken GGF, ping 6: pong 6; then set game and go: "
+        "=== a legal move")
+def c_malformed_set_game(ctx: Ctx) -> str:
+    _hello(ctx)
+    ctx.send("set game (;GM[Othello]TY[8]BO[8 nonsense *]B[Z9];)")
+    pong = _ping(ctx, 6)
+    state = ReversiState(8)
+    state.apply(state.text_to_move("f5"))
+    return f"{pong}, then {_go(ctx, state, _set_game(state))}"
+
+
+@_check("end", "eof", "EOF on stdin (GUI gone): the engine exits (within --exit-ms)")
+def c_eof(ctx: Ctx) -> str:
+    _hello(ctx)
+    ctx.sent.append("<close stdin>")
+    t0 = time.monotonic()
+    if not ctx.s.close_stdin():
+        raise Skip("could not close the engine's stdin")
+    exited, _ = ctx.s.wait_exit(ctx.o.exit_ms / 1000.0)
+    ctx.s.broken = True
+    if not exited:
+        raise Fail(f"still running after {ctx.o.exit_ms} ms", f"exit within {ctx.o.exit_ms} ms")
+    return f"exited in {(time.monotonic() - t0) * 1000:.0f} ms"
+
+
+@_check("end", "quit", "quit: the engine exits (within --exit-ms)")
 def c_quit(ctx: Ctx) -> str:
     _hello(ctx)
     ctx.send("quit")

@@ -22,7 +22,8 @@ def run(tmp_path, *opts, extra=()):
 def test_a_good_engine_passes_every_check(tmp_path):
     rc, status, text = run(tmp_path)
     assert rc == 0 and set(status.values()) == {"PASS"}, text
-    assert {"nboard-ping", "forced-pass", "after-a-pass", "hint", "unknown-command", "quit"} <= set(status)
+    assert {"nboard-ping", "forced-pass", "after-a-pass", "hint", "unknown-command", "quit", "move-eval-time",
+            "clock-honoured", "binary-line", "malformed-set-game", "eof"} <= set(status)
     assert "=== PA" in text
 
 
@@ -32,6 +33,8 @@ def test_a_good_engine_passes_every_check(tmp_path):
     pytest.param(("--illegal-at", "1"), "go-start", marks=pytest.mark.slow),  # judged as --pass-at is
     pytest.param(("--garbage-at", "1"), "go-start", marks=pytest.mark.slow),
     (("--crash-at", "2"), "go-after-move-lines"),
+    # 1 s of a 10 s clock is left (+0.5 s tolerance): an engine that plays its level regardless
+    pytest.param(("--ignore-clock-ms", "2500"), "clock-honoured", marks=pytest.mark.slow),
 ])
 def test_a_fault_fails_its_check(tmp_path, opts, failed):
     rc, status, text = run(tmp_path, *opts)

@@ -15,6 +15,7 @@ Options make it misbehave in one specific way, at its own N-th ``go`` (1-based):
   --hang-at N         stop answering; ignore quit and SIGTERM (must be killed)
   --no-pong           never answer ping
   --move-ms MS        sleep MS before every move (slow but well behaved)
+  --ignore-clock-ms MS sleep MS before every move of a game sent with a clock (TI)
   --edax-style        answer in lower case with spaces, like Edax: "=== f5 0.00 0.0"
   --chatter           print status / nodestats lines before each answer
   --name NAME         announce "set myname NAME" on "nboard"
@@ -29,6 +30,7 @@ import signal
 import sys
 import time
 
+from engine.game import GameError
 from engine.reversi.ggf import parse_ggf
 from engine.reversi.rules import ReversiState
 
@@ -64,6 +66,8 @@ def main() -> None:
                  "--sleep-at", "--crash-at", "--hang-at"):
         ap.add_argument(name, type=int, default=0)
     ap.add_argument("--sleep-ms", type=int, default=0)
+    # plays by its level whatever the game clock (TI) says, as Edax does: this long a go under a clock
+    ap.add_argument("--ignore-clock-ms", type=int, default=0)
     ap.add_argument("--move-ms", type=int, default=0)
     ap.add_argument("--no-pong", action="store_true")
     ap.add_argument("--edax-style", action="store_true")
@@ -77,6 +81,7 @@ def main() -> None:
             f.write(f"{os.getpid()}\n")
     rng = random.Random(opt.seed)
     state = ReversiState(8)
+    clocked = False  # the last set game carried a game clock
     go = 0
     for raw in sys.stdin:
         words = raw.split()
@@ -89,7 +94,11 @@ def main() -> None:
             if opt.name:
                 say(f"set myname {opt.name}")
         elif cmd == "set" and len(words) > 2 and words[1] == "game":
-            state = parse_ggf(raw.split(None, 2)[2]).position()
+            try:
+                state = parse_ggf(raw.split(None, 2)[2]).position()
+                clocked = "TI[" in raw
+            except GameError as exc:  # a well-behaved engine says so and keeps its position
+                say(f"status {exc}")
         elif cmd == "move" and len(words) > 1:
             state.apply(state.text_to_move(words[1].split("/")[0]))
         elif cmd == "ping" and not opt.no_pong:
@@ -114,6 +123,8 @@ def main() -> None:
                 say("nodestats 1000 0.01")
             if go == opt.sleep_at:
                 time.sleep(opt.sleep_ms / 1000)
+            if clocked and opt.ignore_clock_ms:
+                time.sleep(opt.ignore_clock_ms / 1000)
             if opt.move_ms:
                 time.sleep(opt.move_ms / 1000)
             word = pick(state, go, opt, rng)
