@@ -18,7 +18,9 @@ from nboard_transcripts import TRANSCRIPTS, run_in_process
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = [sys.executable, "-m", "protocol.nboard"]
-EDAX = Path("/work/ext/edax/edax-nboard")
+# An Edax build for comparison, if the machine has one: EDAX_NBOARD=/path/to/a-script-running-edax-nboard
+# (it is called with a level as its one argument); never part of the project.
+EDAX = Path(os.environ.get("EDAX_NBOARD", "/nonexistent/edax-nboard"))
 START = "---------------------------O*------*O---------------------------"
 OPENING = f"(;GM[Othello]PC[test]DT[2026]PB[a]PW[b]RE[?]TI[15:00]TY[8]BO[8 {START} *]B[F5]W[F6];)"
 MUST_PASS = ("(;GM[Othello]PC[test]DT[2026]PB[a]PW[b]RE[?]TI[15:00]TY[8]BO[8 OOOOO*OOOOOO**OOO*OO**OOO**OO*OOO*"
@@ -146,9 +148,9 @@ def test_the_same_seed_and_node_limit_give_the_same_move():
     assert first == search() and first[1] == "400"
 
 
-@pytest.mark.skipif(not EDAX.exists(), reason="Edax is not built here (/work/ext/edax)")
+@pytest.mark.skipif(not EDAX.exists(), reason="no Edax build here (set EDAX_NBOARD to run this)")
 def test_edax_and_this_engine_answer_alike():
-    """The commands of REVERSI.md's session: both pass when they must, both find the
+    """The commands of the protocol notes' session: both pass when they must, both find the
     solved best move with the same margin, both list it first in their hints."""
     answers = {}
     for name, argv in (("edax", [str(EDAX), "6"]), ("ours", [*ENGINE, "--max-nodes", "300"])):
