@@ -223,6 +223,19 @@ class Group:
 GROUPS: list[Group] = []
 
 
+def exits_on_eof(ctx: Ctx) -> str:
+    """Close the engine's stdin (its manager or GUI gone): it must exit within ``--exit-ms``."""
+    ctx.sent.append("<close stdin>")
+    t0 = time.monotonic()
+    if not ctx.s.close_stdin():
+        raise Skip("could not close the engine's stdin")
+    exited, _ = ctx.s.wait_exit(ctx.o.exit_ms / 1000.0)
+    ctx.s.broken = True  # the next check needs a fresh process
+    if not exited:
+        raise Fail(f"still running after {ctx.o.exit_ms} ms", f"exit within {ctx.o.exit_ms} ms")
+    return f"exited in {(time.monotonic() - t0) * 1000:.0f} ms"
+
+
 def check(group: str, name: str, expected: str, registry: list[Group] | None = None):
     """Register the decorated function as a check of ``group`` in ``registry`` (default
     :data:`GROUPS`, the Gomocup suite; the NBoard suite has its own)."""

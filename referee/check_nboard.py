@@ -16,7 +16,7 @@ import random
 import time
 
 from engine.reversi.rules import ReversiConfig, ReversiState
-from referee.check_context import Ctx, Fail, Group, Skip, check
+from referee.check_context import Ctx, Fail, Group, check, exits_on_eof
 from referee.games.base import Illegal
 from referee.games.reversi import ReversiRules
 from referee.wire_nboard import game_text, is_chatter, move_command, parse_go_reply, pong_of
@@ -57,7 +57,11 @@ def _go(ctx: Ctx, state: ReversiState, *lines: str) -> str:
     """Send ``lines`` then ``go``; the ``===`` answer must be a legal move in ``state``."""
     ctx.send(*lines, "go")
     ctx.key = ctx.key or "go"  # the report names the command answered, not the set-up before it
-    line = ctx.reply(ctx.o.move_timeout_s, "=== MOVE")
+    return _judged(ctx.reply(ctx.o.move_timeout_s, "=== MOVE"), state)
+
+
+def _judged(line: str, state: ReversiState) -> str:
+    """``line`` (stripped) when it is ``=== MOVE`` with a legal move in ``state``; else :class:`Fail`."""
     answer = parse_go_reply(line)
     if answer is None:
         raise Fail(repr(line), "=== MOVE")
@@ -193,14 +197,7 @@ def c_clock(ctx: Ctx) -> str:
     line = ctx.reply(limit_s, "=== MOVE within the clock")
     took = time.monotonic() - t0
     ctx.send("set depth 1")  # quick moves again for any later check on this process
-    answer = parse_go_reply(line)
-    if answer is None:
-        raise Fail(repr(line), "=== MOVE")
-    try:
-        _RULES.judge(state, answer[0])
-    except Illegal as exc:
-        raise Fail(f"{line.strip()!r}: {exc}", "a legal move") from None
-    return f"{line.strip()} after {took * 1000:.0f} ms"
+    return f"{_judged(line, state)} after {took * 1000:.0f} ms"
 
 
 # Bad input -----------------------------------------------------------------------------
@@ -240,15 +237,7 @@ def c_malformed_set_game(ctx: Ctx) -> str:
 @_check("end", "eof", "EOF on stdin (GUI gone): the engine exits (within --exit-ms)")
 def c_eof(ctx: Ctx) -> str:
     _hello(ctx)
-    ctx.sent.append("<close stdin>")
-    t0 = time.monotonic()
-    if not ctx.s.close_stdin():
-        raise Skip("could not close the engine's stdin")
-    exited, _ = ctx.s.wait_exit(ctx.o.exit_ms / 1000.0)
-    ctx.s.broken = True
-    if not exited:
-        raise Fail(f"still running after {ctx.o.exit_ms} ms", f"exit within {ctx.o.exit_ms} ms")
-    return f"exited in {(time.monotonic() - t0) * 1000:.0f} ms"
+    return exits_on_eof(ctx)
 
 
 @_check("end", "quit", "quit: the engine exits (within --exit-ms)")

@@ -12,7 +12,7 @@ import time
 
 from engine.mnk.rules import GameConfig
 from referee.check_context import (
-    FLOOD_LINES, GROUPS, Ctx, Fail, Options, Skip, about_form_ok, check,
+    FLOOD_LINES, GROUPS, Ctx, Fail, Options, Skip, about_form_ok, check, exits_on_eof,
 )
 from referee.check_positions import Position, block_four, win_in_one, win_length_probe
 
@@ -497,15 +497,7 @@ def c_end(ctx: Ctx) -> str:
 @check("end", "eof", "EOF on stdin (manager gone): the process exits within --exit-ms")
 def c_eof(ctx: Ctx) -> str:
     ctx.new_game()
-    ctx.sent.append("<close stdin>")
-    t0 = time.monotonic()
-    if not ctx.s.close_stdin():
-        raise Skip("could not close the engine's stdin")
-    exited, _ = ctx.s.wait_exit(ctx.o.exit_ms / 1000.0)
-    ctx.s.broken = True
-    if not exited:
-        raise Fail(f"still running after {ctx.o.exit_ms} ms", f"exit within {ctx.o.exit_ms} ms")
-    return f"exited in {(time.monotonic() - t0) * 1000:.0f} ms"
+    return exits_on_eof(ctx)
 
 
 # Run order: detection first so that tactics for k != 5 know whether the engine follows it.

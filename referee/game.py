@@ -166,11 +166,7 @@ def play_game(
     end = None  # the rules' End (the winner as a colour) when the game has a result
     if winner_idx is not None or termination in (Termination.FULL_BOARD, Termination.DISCS):
         end = End(termination, reason, None if winner_idx is None else (1 if winner_idx == game_.first_seat else 2))
-    replay = rules.new_state()
-    moves = []
-    for m in state.history:
-        moves.append(rules.record_of(replay, m))
-        replay.apply(m)
+    moves = rules.records(state.history)
     fields = rules.result_fields(state, end)
     return GameResult(
         game=game,

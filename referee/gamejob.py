@@ -124,12 +124,8 @@ def play_job(job: GameJob, *, stop: threading.Event | None = None) -> PlayedGame
 def abandoned_result(job: GameJob, names: tuple[str, str], reason: str) -> GameResult:
     """The record of ``job`` when it could not be played: no winner, termination ``abandoned``."""
     rules = rules_for(job.config)
-    state = rules.new_state()
-    moves = []
-    for m in job.opening:
-        moves.append(rules.record_of(state, m))
-        state.apply(m)
-    fields = rules.result_fields(state, None)
+    moves = rules.records(job.opening)
+    fields = rules.result_fields(rules.replay(moves), None)
     return GameResult(
         game=job.game, engine1=names[0], engine2=names[1], first=job.first, winner=None,
         termination=Termination.ABANDONED.value, reason=reason,

@@ -121,6 +121,15 @@ class GameRules:
         """A move as ``results.jsonl`` keeps it (JSON)."""
         raise NotImplementedError
 
+    def records(self, moves: Sequence[int]) -> list[Any]:
+        """The moves ``moves`` played from the start, each as :meth:`record_of` keeps it."""
+        state = self.new_state()
+        out = []
+        for m in moves:
+            out.append(self.record_of(state, m))
+            state.apply(m)
+        return out
+
     def replay(self, moves: Sequence[Any]) -> Any:
         """The position after the recorded ``moves`` (:meth:`record_of` values) from the start."""
         raise NotImplementedError
