@@ -80,8 +80,8 @@ def _word(state: ReversiState, move: int) -> str:
 
 
 def move_command(state: ReversiState, move: int, seconds: float | None = None) -> str:
-    """``move F5`` (``move F5//1.25`` with the seconds it took; ``move PA`` for a pass),
-    ``move`` being legal in ``state``."""
+    """``move F5`` (``move F5//1.25`` with the seconds it took; ``move PA`` for a pass) for
+    ``move`` on ``state``'s board."""
     word = _word(state, move)
     return f"move {word}" if seconds is None else f"move {word}//{seconds:.2f}"
 
@@ -113,12 +113,7 @@ def position_lines(known: Sequence[int] | None, state: ReversiState, times_ms: S
     start of the game, else the whole game as ``set game``."""
     hist = list(state.history)
     if known is not None and len(known) <= len(hist) and hist[:len(known)] == list(known):
-        replay = ReversiState(state.n)
-        for m in known:
-            replay.apply(m)
-        out = []
-        for i in range(len(known), len(hist)):
-            out.append(move_command(replay, hist[i], _seconds(times_ms, opening, i)))
-            replay.apply(hist[i])
-        return out
+        # a move's word depends on the board's size only: no replay (it would cost every move
+        # a walk through the whole game)
+        return [move_command(state, hist[i], _seconds(times_ms, opening, i)) for i in range(len(known), len(hist))]
     return [f"set game {game_text(state, times_ms, opening, clock_ms)}"]
