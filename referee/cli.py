@@ -184,8 +184,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "here; --concurrency is not used (each worker thread plays one game at a time)")
     r.add_argument("--out", metavar="DIR",
                    help="record each game as it ends: DIR/game-NNNN.psq (Piskvork) and .sgf (Reversi: "
-                        ".ggf), and a "
-                        "line in DIR/results.jsonl")
+                        ".ggf), and a line in DIR/results.jsonl; at the end, every game in one file, "
+                        "DIR/match.sgf (Reversi: match.ggf)")
     r.add_argument("--resume", action="store_true",
                    help="continue the match recorded in --out DIR (finished games are not replayed)")
     r.add_argument("--log-io", action="store_true",

@@ -55,6 +55,7 @@ from referee.records import (
     read_results,
     result_from_json,
     write_game_files,
+    write_match_file,
 )
 from referee.seats import EngineSpec, ProcessRegistry, TimeControl, open_seat
 from referee.startcheck import MatchError, check_engines
@@ -360,6 +361,8 @@ def run_match(
         registry.kill_all()
         if farm is not None:
             farm.close()
+        if settings.out_dir:  # interrupted too: the games played so far, in one file
+            write_match_file(settings.out_dir, rules.game_type, RESULTS_FILE)
     outcome.interrupted = outcome.interrupted or stop.is_set()
     return outcome
 

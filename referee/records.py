@@ -134,6 +134,32 @@ def write_game_files(out_dir: str | os.PathLike, r: GameResult) -> tuple[Path, .
     return psq, sgf
 
 
+#: The file that holds every game of a match, in game order, by game type (GGF and SGF
+#: both take one game after another in a file; PSQ does not).
+MATCH_FILES = {"reversi": ("match.ggf", "ggf"), "mnk": ("match.sgf", "sgf")}
+
+
+def write_match_file(out_dir: str | os.PathLike, game_type: str, results_file: str = "results.jsonl") -> Path | None:
+    """Gather the recorded games of ``out_dir`` (those in its results file, in game order) into
+    one file, :data:`MATCH_FILES`; rewritten whole (through a temporary file) so that a resumed
+    match's file holds every game once.  ``None`` when there is no game yet."""
+    d = Path(out_dir)
+    name, ext = MATCH_FILES[game_type]
+    games = sorted({r["game"] for r in read_results(d / results_file)})
+    parts = []
+    for g in games:
+        try:
+            parts.append((d / f"game-{g:04d}.{ext}").read_text(encoding="utf-8").strip())
+        except OSError:
+            continue  # a game recorded before its file could be written: the results still hold it
+    if not parts:
+        return None
+    tmp = d / f".{name}.tmp"
+    tmp.write_text("\n".join(parts) + "\n", encoding="utf-8")
+    os.replace(tmp, d / name)
+    return d / name
+
+
 def append_result(path: str | os.PathLike, r: GameResult | dict) -> None:
     """Append one game as a JSON line; flushed and fsynced so an interrupted match loses nothing."""
     obj = r.to_json() if isinstance(r, GameResult) else r

@@ -78,6 +78,9 @@ def test_resume_continues_without_replaying(tmp_path):
     assert text.startswith(first_two)
     assert sorted(g["game"] for g in results(out)) == [1, 2, 3, 4]
     assert "4 games" in p.stdout
+    # the match's SGF collection: the four games once each, in game order
+    games = [(out / f"game-{g:04d}.sgf").read_text().strip() for g in (1, 2, 3, 4)]
+    assert (out / "match.sgf").read_text() == "\n".join(games) + "\n"
 
 
 @pytest.mark.slow

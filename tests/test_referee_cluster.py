@@ -394,6 +394,6 @@ def test_a_reversi_match_on_a_cluster_records_what_a_local_one_does(tmp_path):
     assert p.returncode == 0, p.stderr
     assert content(games_of(farmed)) == content(games_of(local))
     assert all(g["termination"] == "discs" for g in games_of(farmed))
-    assert sorted(f.name for f in farmed.glob("*.ggf")) == [f"game-{g:04d}.ggf" for g in range(1, 5)]
+    assert sorted(f.name for f in farmed.glob("game-*.ggf")) == [f"game-{g:04d}.ggf" for g in range(1, 5)]
     assert "[4/4] engine1" in p.stdout
     assert_all_gone(read_pids(pidfile))

@@ -42,6 +42,9 @@ def check_records(out, games, size=8):
             assert final.is_terminal() and r["discs"] == [b, w] and f"black {b}, white {w}" in r["reason"]
             assert int(ggf.tags["RE"]) == r["disc_diff"] == final.disc_differential()
             assert r["winner"] == (None if b == w else black if b > w else white)
+    # the match file: every recorded game once, in game order, each as its own file has it
+    match = (out / "match.ggf").read_text().splitlines()
+    assert match == [(out / f"game-{r['game']:04d}.ggf").read_text().strip() for r in recs]
     return recs
 
 
