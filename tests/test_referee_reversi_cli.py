@@ -130,3 +130,36 @@ def test_nboard_mcts_against_random_for_two_games(tmp_path):
     recs = check_records(out, 2)
     assert all(r["termination"] == "discs" for r in recs)
     assert "nboard-mcts" in recs[0]["engine1"]
+
+
+@pytest.mark.slow
+def test_a_person_plays_a_whole_reversi_game_in_a_terminal():
+    pexpect = pytest.importorskip("pexpect")
+    import io
+    import re
+
+    child = pexpect.spawn(REF[0], REF[1:] + ["--size", "4", "--games", "1", "human", "random"], timeout=20,
+                          encoding="utf-8")
+    child.logfile_read = seen = io.StringIO()
+    try:
+        child.expect(r"legal moves \(marked \*\): ([a-d1-4 ]+)\r?\n")
+        legal = child.match.group(1).split()
+        child.expect(r"human \(black\) move, or 'help': ")
+        wrong = next(sq for sq in ("a1", "a4", "d1", "d4") if sq not in legal)
+        child.sendline(wrong)  # a corner is never legal on the first move: refused, one try gone
+        child.expect(r"move, or 'help': ")
+        child.sendline(legal[0])
+        while True:
+            i = child.expect([r"legal moves \(marked \*\): ([a-d1-4 ]+)\r?\n", r"game 1: [^\r\n]*"])
+            if i == 1:
+                break
+            legal = child.match.group(1).split()
+            child.expect(r"move, or 'help': ")
+            child.sendline(legal[0])
+        child.expect(pexpect.EOF)
+        text = seen.getvalue()
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    assert re.search(r"game 1: .* by discs", text) and "human vs random (engine2): 1 game" in text
+    assert f"{wrong} flips nothing; legal: " in text and "(2 tries left)" in text
