@@ -1,4 +1,4 @@
-"""``referee``: run a match between two Gomocup engines (or a human) and adjudicate it;
+"""``referee``: run a match between two Gomocup engines (or a person, or random moves) and adjudicate it;
 with ``--game reversi``, Reversi (8x8 by default) between two NBoard engines.
 
     referee [options] [ENGINE1 [ENGINE2]]
@@ -120,8 +120,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("engines", nargs="*", metavar="ENGINE",
                    help="an engine's command line as one quoted string (e.g. \"./pbrain-x --fast\"), "
-                        "or 'human' (or human:NAME) to play yourself; a missing ENGINE is this "
-                        "project's brain, pbrain-mcts")
+                        "'human' (or human:NAME) to play yourself, or 'random' for random legal moves; a "
+                        "missing ENGINE is this project's engine: pbrain-mcts, or nboard-mcts for "
+                        "--game reversi")
     g = p.add_argument_group("game")
     g.add_argument("--game", choices=GAME_TYPES, default="mnk",
                    help="mnk: K in a row on a WxH board, Gomocup engines (the default); reversi: "
