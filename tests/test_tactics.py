@@ -17,7 +17,7 @@ from engine.mnk.rules import Board, GameConfig, Rule
 
 from shared_positions import TACTICS
 
-TIME_LIMIT = 0.5  # seconds per position, as the README's reference engines had
+TIME_LIMIT = 0.5  # seconds per position, as the tactics figure in docs/RESULTS.md
 
 
 @dataclass(frozen=True)
