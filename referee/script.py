@@ -44,9 +44,11 @@ from typing import Sequence, TextIO
 
 from engine.game import GameError
 from engine.reversi.ggf import parse_ggf, parse_move
-from engine.reversi.rules import ReversiState
+from engine.reversi.rules import ReversiConfig, ReversiState
 from referee.check_context import about_form_ok
 from referee.check_session import Cells, Session, silence_stdout
+from referee.games.base import Illegal
+from referee.games.reversi import ReversiRules
 from referee.process import EngineStartError
 from referee.wire_nboard import parse_go_reply
 
@@ -279,17 +281,15 @@ class _NboardModel:
             pass  # malformed on purpose: the engine should say so in a status line
 
     def judge(self, line: str) -> str:
-        """Empty when ``line`` is ``=== MOVE`` with a legal move here, else why not."""
+        """Empty when ``line`` is ``=== MOVE`` with a legal move here, else why not (the
+        referee's own Reversi judgement, as in a match)."""
         reply = parse_go_reply(line)
         if reply is None:
             return "not a '=== MOVE' line"
         try:
-            move = self.state.text_to_move(reply[0].lower())
-        except GameError as exc:
+            ReversiRules(ReversiConfig(self.state.n)).judge(self.state, reply[0])
+        except Illegal as exc:
             return str(exc)
-        if move not in self.state.legal_moves():
-            legal = " ".join(self.state.move_to_text(m) for m in self.state.legal_moves())
-            return f"{reply[0]} is not legal here (legal: {legal})"
         return ""
 
 
