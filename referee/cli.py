@@ -227,9 +227,8 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool 
         p.error("use one of --openings, --random-opening and --empty-board")
     if args.empty_board and args.random_opening is not None and args.random_opening[1]:
         p.error("use one of --openings, --random-opening and --empty-board")
-    if args.turn_ms is None:
-        args.turn_ms = DEFAULT_TURN_MS[args.game]
-    if args.turn_ms == 0 and args.match_ms == 0:
+    turn_ms = args.turn_ms if args.turn_ms is not None else DEFAULT_TURN_MS[args.game]
+    if turn_ms == 0 and args.match_ms == 0:
         p.error("--turn-ms 0 needs --match-ms: without any clock a silent engine would never lose")
     if args.send_delay_ms < 0:
         p.error("--send-delay-ms must be >= 0")
@@ -266,7 +265,7 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool 
             p.error(f"--sprt: {exc}")
     return MatchSettings(
         config=config,
-        tc=TimeControl(args.turn_ms, args.match_ms, args.tolerance_ms, args.start_ms),
+        tc=TimeControl(turn_ms, args.match_ms, args.tolerance_ms, args.start_ms),
         games=args.games, first=args.first, openings=openings, random_plies=plies,
         seed=args.seed, concurrency=args.concurrency, out_dir=args.out, resume=args.resume,
         log_io=args.log_io, quiet=args.quiet, sprt=sprt, display=shown, cluster=args.cluster,
@@ -305,7 +304,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_intermixed_args(argv)
     if len(args.engines) > 2:
         p.error(f"at most two engines, got {len(args.engines)}")
-    turn_ms = args.turn_ms  # as given, before _settings() fills in the game's default
     specs = []
     for text in args.engines:
         try:
@@ -314,7 +312,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             p.error(f"engine {text!r}: {exc}")
     while len(specs) < 2:
         # nboard-mcts plays at --turn-ms when it is given, else at its own pace (1 s a move)
-        specs.append(default_engine(args.send_delay_ms, args.game, turn_ms or 0))
+        specs.append(default_engine(args.send_delay_ms, args.game, args.turn_ms or 0))
     settings = _settings(args, p, human=any(s.is_human for s in specs))
 
     def on_term(signum, frame):  # SIGTERM ends the match like Ctrl-C: engines killed, games kept
