@@ -12,6 +12,7 @@ import re
 import pytest
 
 from engine.search.limits import SearchResult
+from engine.timecontrol import turn_budget_ms
 from protocol.gomocup.loop import MAX_LINE_BYTES, BrainLoop, LineReader
 from protocol.gomocup.position import quick_move
 from protocol.gomocup.session import Session, SessionOptions
@@ -179,5 +180,35 @@ def test_watchdog_answers_on_time_when_the_search_overruns(harness):
     # the game goes on with a fresh searcher (the stuck one is never shared)
     h.send("TURN 0,0")
     assert "did not return in time" in h.line() and MOVE_RE.match(h.line())
+    h.send("END")
+    assert h.code.get(timeout=5) == 0
+
+
+class RecordsLimits:
+    """Answers at once and keeps the limits of every search."""
+
+    def __init__(self) -> None:
+        self.limits = []
+
+    def search(self, board, limits, stop=None):
+        self.limits.append(limits)
+        move = quick_move(board)
+        return SearchResult(move=move, pv=[move])
+
+
+@pytest.mark.slow
+def test_a_board_block_typed_slowly_is_timed_from_done(harness):
+    """Lines stamped by the real reader: a block whose DONE comes 0.6 s after BOARD gets a
+    deadline counted from DONE (only a lower bound is asserted: no upper timing limit)."""
+    thinker = RecordsLimits()
+    h = harness(thinker)
+    h.send("INFO timeout_turn 1000", "START 15")
+    assert h.line() == "OK"
+    h.send("BOARD", "7,7,2")
+    time.sleep(0.6)
+    done_sent = time.monotonic()
+    h.send("DONE")
+    assert h.line().startswith("MESSAGE") and MOVE_RE.match(h.line())
+    assert thinker.limits[0].deadline >= done_sent + turn_budget_ms(1000) / 1000
     h.send("END")
     assert h.code.get(timeout=5) == 0

@@ -596,6 +596,38 @@ def test_match_clock_is_tracked_when_time_left_is_not_sent():
     assert step.job.limits.deadline == 5.0  # out of time: answer at once
 
 
+@pytest.mark.parametrize("kind, stones", [
+    ("BOARD", ["7,7,2", "8,8,1", "7,8,2", "6,6,1", "9,9,2"]),
+    ("SWAP2BOARD", ["7,7", "8,8", "6,6"]),
+])
+def test_a_block_sent_line_by_line_is_timed_from_its_done(kind, stones):
+    """The move a block asks for counts from DONE (when the command is complete), not
+    from its first line: a block typed with gaps keeps its whole turn."""
+    now = [100.0]
+    s, _ = make_session(clock=lambda: now[0])
+    s.feed("INFO timeout_turn 500")
+    s.feed("START 15")
+    s.feed(kind, arrival=100.0)
+    for i, line in enumerate(stones, 1):
+        assert s.feed(line, arrival=100.0 + 0.2 * i).job is None
+    done_at = 100.0 + 0.2 * (len(stones) + 1)
+    now[0] = done_at
+    step = s.feed("DONE", arrival=done_at)
+    assert step.job is not None and step.job.arrival == done_at
+    assert step.job.limits.deadline == pytest.approx(done_at + turn_budget_ms(500) / 1000)
+    assert step.job.hard_deadline == pytest.approx(done_at + 0.5)  # the watchdog's limit too
+
+
+def test_yxboard_then_begin_is_timed_from_begin():
+    s, _ = make_session()
+    s.feed("INFO timeout_turn 500")
+    s.feed("START 15")
+    for t, line in enumerate(("YXBOARD", "7,7,2", "DONE")):
+        assert s.feed(line, arrival=10.0 + t).lines == []
+    step = s.feed("BEGIN", arrival=15.0)
+    assert step.job.limits.deadline == pytest.approx(15.0 + turn_budget_ms(500) / 1000)
+
+
 def test_search_failure_and_illegal_move_fall_back_to_a_legal_move():
     def boom(board):
         raise RuntimeError("engine exploded")

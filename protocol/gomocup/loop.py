@@ -17,7 +17,8 @@ still get their answers, with no further thinking, and nothing is printed
 after END's turn comes (so a piped session ending in END prints every move it
 asked for).  EOF on stdin finishes the work already received, thinking as
 usual, then exits with code 0.  Deadlines count from each command's arrival,
-as managers expect, so commands piped in together share the time of the first.
+as managers expect, so commands piped in together share the time of the first; a
+BOARD/YXBOARD/SWAP2BOARD block arrives with its last line, ``DONE``.
 """
 
 from __future__ import annotations

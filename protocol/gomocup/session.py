@@ -14,6 +14,9 @@ Semantics worth knowing:
 - BOARD/YXBOARD field 1 = my stone, 2 = the opponent's, 3 = a stone of a
   finished line in a continuous game (a blocked cell); I am the side to move.
   YXBOARD sets the position without moving; a following BEGIN thinks on it.
+  A block is one command that ends at its ``DONE``: the move it asks for is timed
+  from DONE's arrival, not BOARD's (a block typed or sent line by line does not
+  lose the time it took to send).
 - ``INFO rule``/``win_length`` sent after START apply at the next game command
   (GomocupJudge sends INFO after START); renju or an impossible win length is
   reported there, never in reply to INFO.
@@ -97,10 +100,10 @@ class Step:
 
 @dataclass
 class _Block:
-    """A BOARD / YXBOARD / SWAP2BOARD block being read."""
+    """A BOARD / YXBOARD / SWAP2BOARD block being read (its move is asked for, and timed,
+    when its ``DONE`` arrives)."""
 
     kind: str
-    arrival: float
     stones: list[tuple[int, int, int]] = field(default_factory=list)
     problem: str | None = None
 
@@ -253,7 +256,7 @@ class Session:
         if isinstance(cmd, wire.BlockStart):
             # Always read the block to its DONE, so a refused position (no START, renju)
             # gets one ERROR instead of one per stone line.
-            self._block = _Block(cmd.kind, arrival)
+            self._block = _Block(cmd.kind)
             return Step()
         if isinstance(cmd, wire.Begin):
             return self._begin(arrival)
@@ -393,8 +396,10 @@ class Session:
         assert block is not None
         word = wire.command_word(text)
         if word == "DONE":
+            # The command is complete only now: a manager (or a person) may send the block
+            # line by line, and the move's time starts when it has all of it.
             self._block = None
-            return self._block_done(block)
+            return self._block_done(block, arrival)
         if not wire.looks_like_board_line(text) and word in _BLOCK_BREAKERS:
             # A lost DONE: report the block, then obey the command.
             self._block = None
@@ -421,7 +426,7 @@ class Session:
             block.stones.append((x, y, f))
         return Step()
 
-    def _block_done(self, block: _Block) -> Step:
+    def _block_done(self, block: _Block, arrival: float) -> Step:
         kind = block.kind
         if block.problem is not None:
             raise wire.error(f"{kind}: {block.problem}; position unchanged")
@@ -431,7 +436,7 @@ class Session:
             if not cfg.on_board(x, y):
                 raise wire.error(f"{kind}: {x},{y} is off the {cfg.width}x{cfg.height} board; position unchanged")
         if kind == "SWAP2BOARD":
-            return self._swap2(cfg, [(x, y) for x, y, _ in block.stones], block.arrival)
+            return self._swap2(cfg, [(x, y) for x, y, _ in block.stones], arrival)
         for x, y, f in block.stones:
             if f not in (1, 2, 3):
                 raise wire.error(f"{kind}: {x},{y},{f}: field must be 1 (mine), 2 (opponent) or 3; position unchanged")
@@ -460,7 +465,7 @@ class Session:
         self._me = me
         if kind == "YXBOARD":
             return Step()
-        return self._think(new, block.arrival)
+        return self._think(new, arrival)
 
     def _swap2(self, cfg: GameConfig, cells: list[tuple[int, int]], arrival: float) -> Step:
         """The swap2 opening (Gomocup 2020 extension), answered in the simplest sound way.
