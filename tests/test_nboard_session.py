@@ -130,6 +130,12 @@ def test_bad_input_leaves_the_position_as_it_was():
         assert session.game.state.key() == before
 
 
+def test_set_game_accepts_whitespace_before_the_closing_parenthesis():
+    session, _, _ = make()
+    out = session.feed_now(f"set game {ggf('B[F5] W[F6]')[:-2]}; )")
+    assert out == [] and session.game.state.history == (37, 45)
+
+
 def test_another_board_size_switches_the_engine():
     session, engine, built = make()
     session.feed_now("nboard 2")

@@ -75,10 +75,21 @@ def test_clocks_and_moves():
             parse_move(bad, state)
 
 
+@pytest.mark.parametrize("spaced", [
+    NBOARD[:-2] + ";  )",                                       # NBoard-like, a space before ')'
+    "( ;" + NBOARD[2:-2] + "; )",                               # inside both delimiters
+    "\n(\n;\n" + NBOARD[2:-2].replace("]", "]\n  ") + "\n;\n)\n",  # newlines everywhere between
+])
+def test_whitespace_around_the_delimiters_and_between_tags_is_accepted(spaced):
+    game, plain = parse_ggf(spaced), parse_ggf(NBOARD)
+    assert game.moves == plain.moves and game.tags == plain.tags
+    assert game.position().key() == plain.position().key()
+
+
 @pytest.mark.parametrize("bad", [
     "", "(;GM[Othello]", "GM[Othello];)", "(;GM[Chess];)", "(;GM[Othello]BO[8 --- *];)",
     "(;GM[Othello]BO[8 " + START + " *]B[f5]B[e6]W[zz];)", "(;GM[Othello]??;)", "(;" + "x" * 300_000 + ";)",
-    "(;GM[Othello]BO[9 " + "-" * 81 + " *];)",
+    "(;GM[Othello]BO[9 " + "-" * 81 + " *];)", "(;GM[Othello]BO[8 " + START + " *]; ) x", "(GM[Othello];)",
 ])
 def test_bad_records_raise_game_error(bad):
     with pytest.raises(GameError):

@@ -20,6 +20,9 @@ from ..game import GameError
 from .rules import BLACK, WHITE, ReversiState
 
 _TAG = re.compile(r"\s*([A-Z][A-Z0-9]?)\[((?:[^\]\\]|\\.)*)\]")
+#: A whole record: ``(;`` ... ``;)``, whitespace (newlines too) allowed around and inside the
+#: delimiters (``( ;``, ``; )``), as GGF readers accept it.
+_RECORD = re.compile(r"\(\s*;(.*);\s*\)", re.DOTALL)
 _MAX_TEXT = 200_000  # longer than any real game record
 
 
@@ -115,10 +118,10 @@ def parse_ggf(text: str) -> GgfGame:
     """A GGF game record (one game) as a :class:`GgfGame`; :class:`GameError` when malformed."""
     if len(text) > _MAX_TEXT:
         raise GameError(f"GGF record of {len(text)} characters is too long")
-    body = text.strip()
-    if not (body.startswith("(;") and body.endswith(";)")):
+    record = _RECORD.fullmatch(text.strip())
+    if record is None:
         raise GameError("a GGF game starts with '(;' and ends with ';)'")
-    body = body[2:-2]
+    body = record.group(1)
     tags: dict[str, str] = {}
     raw_moves: list[tuple[int, str]] = []
     pos = 0
