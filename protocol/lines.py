@@ -8,7 +8,9 @@ replies written to stdout, and the process's start time.
 - :func:`write_lines` writes a batch of reply lines and flushes them;
 - :func:`process_start_time` dates the commands a manager wrote before the program was
   ready to read;
-- :func:`exit_now` ends the program once its loop returns.
+- :func:`exit_now` ends the program once its loop returns;
+- :func:`quiet_on_closed_stdout` runs a program's entry point so that a reader that
+  goes away (``pbrain-mcts --list-options | head``) ends it quietly.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import queue
 import sys
 import threading
 import time
-from typing import BinaryIO
+from typing import BinaryIO, Callable
 
 #: Longest accepted input line by default; longer ones are reported and skipped.
 MAX_LINE_BYTES = 1 << 20
@@ -134,3 +136,24 @@ def exit_now(code: int) -> None:
     except (OSError, ValueError):
         pass
     os._exit(code)
+
+
+def quiet_on_closed_stdout(main: Callable[[], int]) -> int:
+    """``main()``, but a closed stdout (the reader of a pipe gone, as ``| head`` does) ends
+    the program quietly with code 0 instead of a ``BrokenPipeError`` traceback.
+
+    stdout is flushed before returning (``--help`` and ``--version`` leave by
+    ``SystemExit``: flushed too), so that the error shows here and not during interpreter
+    shutdown; after it, stdout is pointed at the null device so that the final flush of
+    what is still buffered cannot fail again.
+    """
+    try:
+        try:
+            return main()
+        finally:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return 0

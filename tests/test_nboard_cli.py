@@ -171,3 +171,18 @@ def test_edax_and_this_engine_answer_alike():
         finally:
             engine.close(send_end=False)
     assert answers["edax"] == answers["ours"] == ("pa", ("h8", 32.0), [("h8", 32.0), ("h7", 24.0)])
+
+
+@pytest.mark.parametrize("args", [["--list-options"], ["--version"], ["--help"], ["bench", "--quick"]],
+                         ids=" ".join)
+def test_a_closed_stdout_ends_the_program_quietly(args):
+    """stdout a pipe whose reader is already gone (``nboard-mcts --list-options | head``)."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        out = subprocess.run([str(Path(sys.executable).parent / "nboard-mcts"), *args], stdout=w,
+                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, timeout=120)
+    finally:
+        os.close(w)
+    assert "Traceback" not in out.stderr and "BrokenPipeError" not in out.stderr, out.stderr
+    assert out.returncode == 0

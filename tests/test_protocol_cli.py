@@ -343,3 +343,24 @@ def test_version_says_whether_the_c_extension_is_in_use():
     start = subprocess.run([BRAIN], capture_output=True, text=True, timeout=30, input="END\n",
                            env={**os.environ, "MNK_PURE_PYTHON": "1"})
     assert start.stderr.count("C extension not built") == 1 and start.stdout == ""
+
+
+def run_with_stdout_closed(argv: list[str], env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run ``argv`` with stdout a pipe whose reader is already gone (what ``| head`` leaves
+    once it has its line): every write the program makes fails with a broken pipe."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        return subprocess.run(argv, stdout=w, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                              timeout=120, env=env)
+    finally:
+        os.close(w)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args", [["--list-options"], ["--version"], ["--help"], ["bench", "--nodes", "100"],
+                                  ["bench", "--help"]], ids=" ".join)
+def test_a_closed_stdout_ends_the_program_quietly(args):
+    out = run_with_stdout_closed([BRAIN, *args])
+    assert "Traceback" not in out.stderr and "BrokenPipeError" not in out.stderr, out.stderr
+    assert out.returncode == 0

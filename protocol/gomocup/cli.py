@@ -13,7 +13,7 @@ import sys
 from protocol.cliargs import (add_engine_options, add_version, c_extension_note, check_options, list_options,
                               non_negative, package_version, positive, warn_no_c_extension)
 from protocol.gomocup.loop import BrainLoop, process_start_time
-from protocol.lines import exit_now
+from protocol.lines import exit_now, quiet_on_closed_stdout
 
 DEFAULT_MODE = "guided"
 
@@ -84,8 +84,13 @@ def main(argv: list[str] | None = None) -> int:
 
     ``bench``, ``--help``, ``--version`` and bad arguments return (or raise
     ``SystemExit``) normally; serving the protocol ends the process with
-    ``os._exit`` once stdout is flushed.
+    ``os._exit`` once stdout is flushed.  A reader that closes stdout early
+    (``| head``) ends the program quietly.
     """
+    return quiet_on_closed_stdout(lambda: _main(argv))
+
+
+def _main(argv: list[str] | None) -> int:
     args_in = sys.argv[1:] if argv is None else list(argv)
     if args_in[:1] == ["bench"]:
         from engine.mnk.bench import main as bench_main

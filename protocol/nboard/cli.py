@@ -13,7 +13,7 @@ import sys
 
 from protocol.cliargs import (add_engine_options, add_version, c_extension_note, check_options, list_options,
                               package_version, positive, warn_no_c_extension)
-from protocol.lines import exit_now, process_start_time
+from protocol.lines import exit_now, process_start_time, quiet_on_closed_stdout
 
 #: How much slower the engine is without the C kernel (said by --version and at start-up).
 SLOWER = "some 300-500 times slower (random playouts and the endgame solver in Python)"
@@ -68,8 +68,13 @@ def main(argv: list[str] | None = None) -> int:
 
     ``bench``, ``--help``, ``--version`` and bad arguments return (or raise
     ``SystemExit``) normally; serving the protocol ends the process with ``os._exit``
-    once stdout is flushed (a search thread must not hold the exit up).
+    once stdout is flushed (a search thread must not hold the exit up).  A reader that
+    closes stdout early (``| head``) ends the program quietly.
     """
+    return quiet_on_closed_stdout(lambda: _main(argv))
+
+
+def _main(argv: list[str] | None) -> int:
     args_in = sys.argv[1:] if argv is None else list(argv)
     if args_in[:1] == ["bench"]:
         from engine.reversi.bench import main as bench_main
