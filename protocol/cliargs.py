@@ -11,15 +11,7 @@ import argparse
 import sys
 from typing import Any, Callable
 
-
-def package_version() -> str:
-    """The installed project's version (``0.1.0`` when it is not installed)."""
-    try:
-        from importlib.metadata import version
-
-        return version("mnk-mcts")
-    except Exception:  # noqa: BLE001 - not installed: any failure means "unknown"
-        return "0.1.0"
+from engine.version import package_version  # noqa: F401 - the programs take it from here
 
 
 def add_version(parser: argparse.ArgumentParser, describe: Callable[[], str]) -> None:

@@ -5,23 +5,25 @@ from __future__ import annotations
 import argparse
 
 
-def nonneg_int(text: str) -> int:
-    """An integer >= 0 (argparse ``type=``)."""
+def _int_at_least(text: str, least: int) -> int:
+    # One check a bound, so a value below it always gets the message of the option's own bound.
     try:
         v = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {v}")
+    if v < least:
+        raise argparse.ArgumentTypeError(f"must be >= {least}, got {v}")
     return v
+
+
+def nonneg_int(text: str) -> int:
+    """An integer >= 0 (argparse ``type=``)."""
+    return _int_at_least(text, 0)
 
 
 def positive_int(text: str) -> int:
     """An integer >= 1 (argparse ``type=``)."""
-    v = nonneg_int(text)
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {v}")
-    return v
+    return _int_at_least(text, 1)
 
 
 def board_size(text: str) -> tuple[int, int]:

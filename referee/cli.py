@@ -32,6 +32,7 @@ from typing import Sequence
 from engine.game import GameError
 from engine.mnk.rules import GameConfig, Rule
 from engine.reversi.rules import ReversiConfig
+from engine.version import package_version
 from referee import display
 from referee.argtypes import board_size, nonneg_int, plies_range, positive_int
 from referee.cluster_address import cluster_address
@@ -118,6 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument("--version", action="version", version=f"referee {package_version()}",
+                   help="show the version and exit")
     p.add_argument("engines", nargs="*", metavar="ENGINE",
                    help="an engine's command line as one quoted string (e.g. \"./pbrain-x --fast\"), "
                         "'human' (or human:NAME) to play yourself, or 'random' for random legal moves; a "

@@ -6,13 +6,13 @@ import math
 
 from typing import Any
 
-from engine.mnk.rules import Board, GameConfig, Rule, render, winning_line
+from engine.mnk.rules import GameConfig, Rule
 from referee.game import GameResult, MoveEvent
 from referee.games import rules_for
 from referee.seats import TimeControl
 from referee.stats import Sprt, Tally, elo_interval, los
 
-__all__ = ["DISPLAYS", "board_text", "final_board_text", "rules_text", "who", "clock_text", "match_banner", "game_header",
+__all__ = ["DISPLAYS", "rules_text", "who", "clock_text", "match_banner", "game_header",
            "move_line", "verdict_text", "progress_line", "summary_text", "endings_text", "elo_text"]
 
 #: What ``referee --display`` offers: the board after every move, one line per move, one
@@ -21,25 +21,6 @@ DISPLAYS = ("board", "moves", "games", "none")
 
 _NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
                  10: "ten"}
-
-#: Shown under a board whose winning line is marked.
-WINNING_LEGEND = "(lower case: the winning line)"
-
-
-def board_text(board: Board, last: int | None = None, marked=()) -> str:
-    """The board with 0-based column numbers on top and row numbers on the left
-    (the protocol's ``x,y``); X moved first; the last move and the ``marked``
-    stones in lower case."""
-    return render(board, last, marked)
-
-
-def final_board_text(board: Board) -> str:
-    """The board at the end of a game: a completed line marked (with a legend), else the last move."""
-    last = board.history[-1] if board.history else None
-    line = winning_line(board, last) if last is not None and board.winner is not None else []
-    if line:
-        return render(board, None, line) + "\n" + WINNING_LEGEND
-    return render(board, last)
 
 
 def rules_text(config: Any) -> str:
@@ -113,8 +94,10 @@ def move_line(ev: MoveEvent) -> str:
     """One move: ``game 1 move 12: name (X) 7,8  812 ms`` (``... (white) pass (forced)``
     when the referee passed for a side with no legal move)."""
     how = "(forced)" if ev.forced else f"{ev.ms} ms"
-    return (f"game {ev.game} move {ev.ply}: {ev.seat_name} "
-            f"({ev.rules.colour_name(ev.player)}) {ev.text}  {how}")
+    colour = ev.rules.colour_name(ev.player)
+    # a side the game tells apart by its label ("name (engine1)") keeps one pair of brackets
+    side = f"{ev.seat_name[:-1]}, {colour})" if ev.seat_name.endswith(")") else f"{ev.seat_name} ({colour})"
+    return f"game {ev.game} move {ev.ply}: {side} {ev.text}  {how}"
 
 
 def verdict_text(r: GameResult, labels: tuple[str, str] = ("engine1", "engine2")) -> str:
@@ -186,6 +169,8 @@ def summary_text(name1: str, name2: str, t: Tally, sprt: Sprt | None = None,
     (``engine1``/``engine2``); a human's label is its name; ``colours`` name the first
     and second colour (``black``/``white`` in Reversi).
     """
+    if t.games == 0:  # (an interrupted match): a score or an LOS of nothing would be made up
+        return f"{who(name1, labels[0])} vs {who(name2, labels[1])}: no game finished"
     xw, xd, xl = t.as_x
     ow, od, ol = t.as_o
     lines = [

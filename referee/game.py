@@ -216,7 +216,21 @@ class _Game:
         return self.first_seat if colour == 1 else 1 - self.first_seat
 
     def names(self) -> dict[int, str]:
-        return {c: self.seats[self.seat_of(c)].name for c in (1, 2)}
+        """Each colour's side as the game's lines name it (see ``called``)."""
+        return {c: self.called(self.seat_of(c)) for c in (1, 2)}
+
+    def called(self, i: int) -> str:
+        """Seat ``i`` as verdicts and move lines name it: its name, with ``(engine1)`` or
+        ``(engine2)`` added when both sides have the same name (an engine against itself)."""
+        name = self.seats[i].name
+        return name if name != self.seats[1 - i].name else f"{name} (engine{i + 1})"
+
+    def fault(self, f: Fault, i: int) -> tuple[Termination, str, int | None]:
+        """The game's end for seat ``i``'s fault, its reason naming the seat as ``called`` does."""
+        name, reason = self.seats[i].name, f.reason
+        if reason.startswith(name) and self.called(i) != name:
+            reason = self.called(i) + reason[len(name):]
+        return _fault(Fault(f.termination, reason), i)
 
     def run(self, on_start) -> tuple[Termination, str, int | None]:
         """The game loop; returns (termination, reason, index of the winning seat or None)."""
@@ -227,12 +241,12 @@ class _Game:
             try:
                 seats[i].launch(config, tc)
             except Fault as f:
-                return _fault(f, i)
+                return self.fault(f, i)
         for i in (0, 1):
             try:
                 seats[i].finish_start(config, tc)
             except Fault as f:
-                return _fault(f, i)
+                return self.fault(f, i)
         if on_start is not None:
             on_start(seats[self.first_seat].name, seats[1 - self.first_seat].name)
         received_at: float | None = None
@@ -246,7 +260,7 @@ class _Game:
             forced = rules.forced_pass(state)
             if forced is not None:
                 # No move but a pass: the referee plays it (asking would only add a way to fail).
-                end = self._play(forced, colour, seat.name, 0.0, forced=True)
+                end = self._play(forced, colour, self.called(i), 0.0, forced=True)
                 if end is not None:
                     return end
                 continue
@@ -255,7 +269,7 @@ class _Game:
             try:
                 reply, elapsed = seat.ask(pos, turn)
             except Fault as f:
-                return _fault(f, i)
+                return self.fault(f, i)
             except UndoRequest:
                 done = self._take_back(colour)
                 seat.taken_back(done)
@@ -269,13 +283,13 @@ class _Game:
             if not seat.is_human:
                 late = self.clock.late(turn, ms)
                 if late is not None:
-                    return Termination.TIMEOUT, f"{seat.name} {late}", 1 - i
+                    return Termination.TIMEOUT, f"{self.called(i)} {late}", 1 - i
             self.clock.charge(i, ms)
             try:
                 move = rules.judge(state, reply)
             except Illegal as exc:
-                return Termination.ILLEGAL_MOVE, f"{seat.name} {exc}", 1 - i
-            end = self._play(move, colour, seat.name, ms)
+                return Termination.ILLEGAL_MOVE, f"{self.called(i)} {exc}", 1 - i
+            end = self._play(move, colour, self.called(i), ms)
             if end is not None:
                 return end
 

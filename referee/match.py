@@ -189,6 +189,7 @@ def run_match(
     rules = rules_for(cfg)
     prior = _prior_results(settings)
     settings = _resolve_seed(settings, prior)
+    made_out_dir = bool(settings.out_dir) and not Path(settings.out_dir).exists()
     if settings.out_dir:
         Path(settings.out_dir).mkdir(parents=True, exist_ok=True)
     outcome = MatchOutcome(Tally(), name1=spec1.label, name2=spec2.label, settings=settings)
@@ -240,13 +241,23 @@ def run_match(
                     rules.board_text(ev.board, legal=int(ev.board.to_move) in human_colours)
                 print(text, file=out, flush=True)
 
+    legend_due = [rules.board_legend] if rules.board_legend else []  # what the marks mean, once
+
+    def legend_once() -> str:
+        try:
+            return "\n" + legend_due.pop()  # one atomic pop: two games' threads never both show it
+        except IndexError:
+            return ""
+
     def header(g: int, names: tuple[str, str], first: int) -> str:
         x, o = (0, 1) if first == 1 else (1, 0)
         opening = settings.opening_of(g)
         if isinstance(cfg, GameConfig):
             opening = [cfg.xy(m) for m in opening]
-        return display.game_header(g, settings.games, display.who(names[x], labels[x]),
+        text = display.game_header(g, settings.games, display.who(names[x], labels[x]),
                                    display.who(names[o], labels[o]), cfg, opening)
+        # every move's board follows the header: the legend goes above the first one
+        return text + legend_once() if mode == "board" else text
 
     def one_game(g: int) -> GameResult:
         log = None
@@ -295,7 +306,7 @@ def run_match(
             if not per_move:
                 say(header(r.game, (r.engine1, r.engine2), r.first))
             if mode != "board" and r.moves:  # (board mode has just shown it)
-                say(rules.final_board_text(rules.replay(r.moves)))
+                say(rules.final_board_text(rules.replay(r.moves)) + legend_once())
             say(display.verdict_text(r, labels))
             say(display.progress_line(outcome.tally, settings.games, time.monotonic() - t0, labels[0],
                                       **(farm.progress() if farm is not None else {})))
@@ -363,6 +374,8 @@ def run_match(
             farm.close()
         if settings.out_dir:  # interrupted too: the games played so far, in one file
             write_match_file(settings.out_dir, rules.game_type, RESULTS_FILE)
+            if made_out_dir and not any(Path(settings.out_dir).iterdir()):
+                Path(settings.out_dir).rmdir()  # a match that failed to start leaves no empty folder
     outcome.interrupted = outcome.interrupted or stop.is_set()
     return outcome
 

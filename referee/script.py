@@ -200,6 +200,21 @@ def parse_script(text: str, source: str = "<script>") -> list[Step]:
     return steps
 
 
+#: The first command of a session in each protocol (``nboard`` opens every NBoard session).
+_OPENING_COMMANDS = {"nboard": "reversi", "START": "mnk", "RECTSTART": "mnk", "ABOUT": "mnk", "INFO": "mnk",
+                     "RESTART": "mnk"}
+
+
+def transcript_game(steps: Sequence[Step]) -> str | None:
+    """The game a transcript is written for, judged by the first line it sends (``reversi``
+    for an NBoard session, ``mnk`` for a Gomocup one), or ``None`` when it does not say."""
+    for step in steps:
+        if isinstance(step, Send):
+            words = step.text.split()
+            return _OPENING_COMMANDS.get(words[0]) if words else None
+    return None
+
+
 # The runner's model of the board -------------------------------------------------
 class _Model:
     """Follows the lines sent (START/RECTSTART/RESTART/TURN/BOARD/TAKEBACK) and the moves received."""
@@ -444,6 +459,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except ScriptError as exc:
         print(f"referee script: {exc}", file=sys.stderr)
+        return 2
+    written_for = transcript_game(steps)
+    if written_for is not None and written_for != args.game:
+        need = "--game reversi" if written_for == "reversi" else "no --game reversi (Gomocup is the default)"
+        print(f"referee script: {args.file} is a{'n NBoard' if written_for == 'reversi' else ' Gomocup'} "
+              f"session: replay it with {need}", file=sys.stderr)
         return 2
     try:
         return _replay(args, steps, engine_argv)

@@ -43,7 +43,8 @@ class HumanSeat:
     (:attr:`~referee.games.base.GameRules.human_tries`: three in Reversi) the
     last one loses by ``illegal_move``.  A person has no clock (the thinking time
     is recorded, never enforced).  The board is printed before each prompt when
-    ``show_board`` is set, and always before the first one and after a take-back.
+    ``show_board`` is set, before the first one while no move has been shown, and after a
+    take-back.
     """
 
     is_human = True
@@ -57,7 +58,7 @@ class HumanSeat:
         self.quit_requested = False
         self._input = input_fn
         self._out = output if output is not None else sys.stdout
-        self._board_due = True  # the first prompt of a game always shows the board
+        self._undone = False  # a take-back: the board on the screen is no longer the game's
         self.sent_at = 0.0
 
     def launch(self, config, tc) -> None:
@@ -69,9 +70,13 @@ class HumanSeat:
     def ask(self, pos: Position, turn: Turn):
         """Prompt until the person types a legal move (the game's reply for it) or a command."""
         rules, state = pos.rules, pos.state
-        if self.show_board or self._board_due:
-            self._board_due = False
+        # Without show_board the match prints the board after every move: the person's first
+        # prompt needs its own only while no move of this game has been played (else it is
+        # on the screen already, the engine's first move shown), and after a take-back.
+        fresh = len(pos.times_ms) == pos.opening
+        if self.show_board or self._undone or fresh:
             self._say(rules.board_text(state, legal=True))
+        self._undone = False
         hint = rules.turn_hint(state)
         if hint:
             self._say(f"  {hint}")
@@ -114,7 +119,7 @@ class HumanSeat:
     def taken_back(self, done: bool) -> None:
         """Told by the game after ``undo``: ``done`` says whether any move was taken back."""
         if done:
-            self._board_due = True
+            self._undone = True
             self._say("  taken back")
         else:
             self._say("  nothing to take back: you have not moved yet in this game")

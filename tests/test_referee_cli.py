@@ -225,13 +225,14 @@ def test_an_interrupt_without_out_does_not_promise_kept_games(tmp_path):
         while len(read_pids(pidfile)) < 3 and time.monotonic() < end:  # the check's, then the game's
             time.sleep(0.05)
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=15)
+        stdout, err = proc.communicate(timeout=15)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
     assert proc.returncode == 130
     assert err.strip().splitlines()[-1] == "referee: interrupted"
+    assert "no game finished" in stdout and "score" not in stdout  # no made-up 0.500
     assert_all_gone(read_pids(pidfile))
 
 
@@ -261,6 +262,13 @@ def test_send_delay_option_reaches_the_engines(tmp_path):
     assert {g["termination"] for g in results(out2)} <= {"line", "full_board"}
 
 
+def test_version_names_the_program_and_the_package():
+    from engine.version import package_version
+
+    p = run(["--version"], timeout=30)
+    assert p.returncode == 0 and p.stdout.strip() == f"referee {package_version()}"
+
+
 def test_shared_argument_types():
     import argparse
 
@@ -272,6 +280,10 @@ def test_shared_argument_types():
                     ("0x5", board_size), ("", board_size)):
         with pytest.raises(argparse.ArgumentTypeError):
             fn(bad)
+    # Every value below an option's bound is refused with that bound, not a lower one.
+    for bad in ("0", "-1", "-7"):
+        with pytest.raises(argparse.ArgumentTypeError, match="must be >= 1, got"):
+            positive_int(bad)
 
 
 @pytest.mark.slow
@@ -284,7 +296,7 @@ def test_an_engine_that_cannot_start_fails_the_match_before_any_game(tmp_path):
     assert "engine1 (./no-such-engine) cannot be started: no such file" in err[0]
     assert "no game was played" in err[0]
     assert "Elo" not in p.stdout and "game 1" not in p.stdout
-    assert not (out / "results.jsonl").exists()
+    assert not out.exists()  # no empty --out folder left behind
 
 
 @pytest.mark.slow
@@ -430,9 +442,12 @@ def test_display_modes(tmp_path):
     for mode in ("board", "moves", "games"):
         out = shown[mode]
         assert "=== game 1/2: X A (engine1)  vs  O B (engine2)" in out and "game 2: " in out
-        assert out.count("(lower case: the winning line)") == out.count("by line after")
+        legend = "(lower case: the last move; on the final board of a won game, the winning line)"
+        assert out.count(legend) == 1  # one legend, where the first board appears
+        assert out.index(legend) < out.index(board_head) if mode == "board" else \
+            out.index(legend) > out.index(board_head)
     assert shown["none"].splitlines()[0] == "A (engine1) vs B (engine2): 2 games"
-    assert board_head not in shown["none"] and "game 1" not in shown["none"]
+    assert board_head not in shown["none"] and "game 1" not in shown["none"] and "lower case" not in shown["none"]
     p = run(common + ["--quiet"])
     assert p.stdout == shown["none"]
 

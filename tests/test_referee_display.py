@@ -1,7 +1,8 @@
 """Schedule and summary text."""
 
 from engine.mnk.rules import Board, GameConfig
-from referee.display import board_text, progress_line, summary_text
+from referee.display import progress_line, summary_text
+from referee.games.mnk import MnkRules
 from referee.match import MatchSettings
 from referee.stats import Sprt, Tally
 
@@ -26,12 +27,17 @@ def test_summary_and_progress():
     assert line.startswith("[10/20] engine1 +6 =2 -2") and "ETA 50s" in line
 
 
+def test_a_summary_of_no_game_says_so_and_gives_no_score():
+    text = summary_text("A", "B", Tally(), Sprt(0, 10))
+    assert text == "A (engine1) vs B (engine2): no game finished"
+
+
 def test_board_text_has_coordinates_and_marks_the_last_move():
     cfg = GameConfig(5, 5, 4)
     b = Board(cfg)
     b.play(cfg.move(1, 2))
     b.play(cfg.move(3, 0))
-    rows = board_text(b, cfg.move(3, 0)).splitlines()
+    rows = MnkRules(cfg).board_text(b).splitlines()
     assert rows[0].split() == ["0", "1", "2", "3", "4"]
     assert rows[1].split() == ["0", ".", ".", ".", "o", "."]
     assert rows[3].split() == ["2", ".", "X", ".", ".", "."]
@@ -62,21 +68,20 @@ def test_elo_text_on_edge_cases():
     assert elo_text(_tally(6, 2, 2)).startswith("Elo difference +147.2  (95 % interval ")
 
 
-def test_final_board_marks_the_winning_line_with_a_legend():
-    from referee.display import WINNING_LEGEND, final_board_text
-
+def test_final_board_marks_the_winning_line():
     cfg = GameConfig(5, 5, 3)
+    final_board_text = MnkRules(cfg).final_board_text
     b = Board(cfg)
     for x, y in [(0, 0), (0, 4), (1, 1), (4, 4), (2, 2)]:  # X: the diagonal
         b.play(cfg.move(x, y))
     lines = final_board_text(b).splitlines()
-    assert lines[-1] == WINNING_LEGEND
+    assert len(lines) == 6  # the legend is the match's, shown once
     assert [r.split()[1:] for r in lines[1:6]] == [
         ["x", ".", ".", ".", "."], [".", "x", ".", ".", "."], [".", ".", "x", ".", "."],
         [".", ".", ".", ".", "."], ["O", ".", ".", ".", "O"]]
-    b.undo()  # no line: the last move in lower case, no legend
+    b.undo()  # no line: the last move in lower case
     lines = final_board_text(b).splitlines()
-    assert WINNING_LEGEND not in lines and lines[5].split()[1:] == ["O", ".", ".", ".", "o"]
+    assert lines[5].split()[1:] == ["O", ".", ".", ".", "o"]
 
 
 def test_rules_and_game_header_in_words():
@@ -108,3 +113,35 @@ def test_a_human_side_is_called_by_its_name():
     assert endings_text([r], ("human", "engine2")) == "timeout 1 (human at fault)"
     r.winner = "engine1"
     assert verdict_text(r, ("human", "engine2")).startswith("game 1: human wins by timeout")
+
+
+def test_sides_with_one_name_are_told_apart_in_every_line():
+    from referee.display import move_line, verdict_text
+    from referee.game import play_game
+    from referee.seat_random import RandomSeat
+    from referee.seats import TimeControl
+
+    lines = []
+    seats = [RandomSeat(seed=1), RandomSeat(seed=2)]  # both are called "random"
+    r = play_game(seats, game=1, first=2, config=GameConfig(5, 5, 3), tc=TimeControl(),
+                  on_move=lambda ev: lines.append(move_line(ev)))
+    assert r.termination == "line" and (r.engine1, r.engine2) == ("random", "random")  # records keep the name
+    winner = r.winner
+    assert verdict_text(r).endswith(f"random ({winner}) completed 3 in a row with {r.moves[-1][0]},{r.moves[-1][1]}")
+    assert lines[0].startswith("game 1 move 1: random (engine2, X) ")  # engine2 moves first
+    assert lines[1].startswith("game 1 move 2: random (engine1, O) ")
+
+
+def test_a_fault_names_the_side_when_both_have_one_name():
+    from referee.game import play_game
+    from referee.seat_random import RandomSeat
+    from referee.seats import TimeControl
+    from referee.termination import Fault, Termination
+
+    class Crashing(RandomSeat):
+        def ask(self, pos, turn):
+            raise Fault(Termination.CRASH, f"{self.name} exited (exit status 1)")
+
+    r = play_game([RandomSeat(seed=1), Crashing()], game=1, first=1, config=GameConfig(5, 5, 3), tc=TimeControl())
+    assert (r.termination, r.winner) == ("crash", "engine1")
+    assert r.reason == "random (engine2) exited (exit status 1)"

@@ -178,3 +178,26 @@ def test_quit_ends_the_match_and_the_game_is_recorded(tmp_path, last):
     assert len((tmp_path / "results.jsonl").read_text().splitlines()) == 1
     assert outcome.labels == ("human", "engine2")
     assert "game 2" not in out.getvalue()
+
+
+@pytest.mark.parametrize("game", ["mnk", "reversi"])
+def test_a_board_is_shown_once_before_the_first_prompt_when_the_engine_moves_first(game):
+    from engine.reversi.rules import ReversiConfig
+    from referee.match import MatchSettings, run_match
+    from referee.seats import EngineSpec
+
+    prompts = []
+
+    def ask(prompt):
+        prompts.append(out.getvalue())  # what was on the screen when the person was asked
+        raise EOFError
+
+    out = io.StringIO()
+    config = CFG if game == "mnk" else ReversiConfig()
+    settings = MatchSettings(config=config, tc=TC, games=1, first=2, display="board", seed=3)
+    outcome = run_match(EngineSpec.parse("human"), EngineSpec.parse("random"), settings, out=out, input_fn=ask)
+    assert [r.termination for r in outcome.results] == ["resign"]
+    head = "   0 1 2 3 4 5 6" if game == "mnk" else "   a b c d e f g h"
+    shown = prompts[0]
+    assert "move 1:" in shown or "move 5:" in shown  # the random engine moved first
+    assert shown.count(head) == 1, shown  # the match showed the board; the prompt did not repeat it

@@ -208,3 +208,16 @@ def test_main_exit_codes(fake, tmp_path, capsys):
     assert script.main([str(good), str(tmp_path / "no-engine")]) == 2
     with pytest.raises(SystemExit):
         script.main([str(good)])
+
+
+def test_a_transcript_of_the_other_protocol_is_refused_with_the_option_it_needs(fake, tmp_path, capsys):
+    engine = " ".join(fake())
+    nboard = tmp_path / "nboard.txt"
+    nboard.write_text("# a comment first\n> nboard 2\n> ping 1\n< pong 1\n")
+    assert script.main([str(nboard), engine]) == 2
+    assert "an NBoard session: replay it with --game reversi" in capsys.readouterr().err
+    gomocup = tmp_path / "gomocup.txt"
+    gomocup.write_text("> START 15\n< OK\n")
+    assert script.main(["--game", "reversi", str(gomocup), engine]) == 2
+    assert "a Gomocup session: replay it with no --game reversi" in capsys.readouterr().err
+    assert script.transcript_game(parse_script("> TURN 7,7\n< move\n")) is None  # a mid-game fragment

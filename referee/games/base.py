@@ -72,6 +72,9 @@ class GameRules:
     human_tries: int | None = None
     #: What :meth:`random_opening`'s plies are, in words (``stones near the centre``).
     opening_unit = ""
+    #: What the marks on :meth:`board_text` and :meth:`final_board_text` mean, shown once
+    #: before the first board of a match (``""``: the board explains itself).
+    board_legend = ""
     #: How a person types a move (shown by ``help``).
     human_help = ""
 

@@ -16,13 +16,13 @@ from engine.mnk.rules import Board, GameConfig, Player, Rule, render, winning_li
 from referee.games.base import End, GameRules, HumanInput, Illegal
 from referee.termination import Termination
 
-__all__ = ["MnkRules", "parse_human_move", "HUMAN_HELP", "WINNING_LEGEND"]
+__all__ = ["MnkRules", "parse_human_move", "HUMAN_HELP", "BOARD_LEGEND"]
 
 _NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
                  10: "ten"}
 
 #: Shown under a board whose winning line is marked.
-WINNING_LEGEND = "(lower case: the winning line)"
+BOARD_LEGEND = "(lower case: the last move; on the final board of a won game, the winning line)"
 
 #: How a person types a move (printed by ``help``, before the commands).
 HUMAN_HELP = """\
@@ -54,6 +54,7 @@ class MnkRules(GameRules):
     human_tries = None  # an occupied or off-board cell is simply asked again
     opening_unit = "stones near the centre"
     human_help = HUMAN_HELP
+    board_legend = BOARD_LEGEND
 
     config: GameConfig
 
@@ -137,11 +138,11 @@ class MnkRules(GameRules):
         return render(state, state.history[-1] if state.history else None)
 
     def final_board_text(self, state: Board) -> str:
-        """A completed line marked (with a legend), else the last move."""
+        """A completed line marked, else the last move (as :attr:`board_legend` says)."""
         last = state.history[-1] if state.history else None
         line = winning_line(state, last) if last is not None and state.winner is not None else []
         if line:
-            return render(state, None, line) + "\n" + WINNING_LEGEND
+            return render(state, None, line)
         return render(state, last)
 
     # Openings --------------------------------------------------------------------------
