@@ -62,12 +62,15 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--list-options", action="store_true", help="list the engine option keys and exit")
 
 
-def list_options(game: Any, mode: str) -> int:
-    """Print every engine option key of ``game``'s engine with its value in preset ``mode``."""
+def list_options(game: Any, mode: str, has_mode_option: bool = True) -> int:
+    """Print every engine option key of ``game``'s engine with its value in preset ``mode``.
+    ``has_mode_option``: the program has a ``--mode`` choosing the preset (else ``mode`` is
+    its one preset and the values are called its defaults)."""
     from engine.api import option_keys, options_for
 
+    values = f"their values in --mode {mode}" if has_mode_option else "their default values"
     print(f"engine option keys (--engine-option KEY=VALUE; a unique last part such as 'exploration' "
-          f"also works), with their values in --mode {mode}:")
+          f"also works), with {values}:")
     for key, kind, value in option_keys(options_for(game, mode)):
         print(f"  {key:<28} {kind:<10} {value}")
     return 0

@@ -123,6 +123,7 @@ def test_version_help_and_options():
     assert all(w in help_text for w in ("--move-ms", "set depth", "level 10 is 1 s", "--engine-option"))
     listed = subprocess.run([nboard, "--list-options"], capture_output=True, text=True, timeout=30).stdout
     assert all(k in listed for k in ("playouts_per_leaf", "root_empties", "tree.exploration"))
+    assert "--mode" not in listed and "default values" in listed.splitlines()[0]  # nboard-mcts has no --mode
     bad = subprocess.run([nboard, "--engine-option", "foo=1"], capture_output=True, text=True, timeout=30, input="")
     assert bad.returncode == 2 and "unknown engine option 'foo'" in bad.stderr and "valid keys" in bad.stderr
     good = subprocess.run([nboard, "--engine-option", "exploration=1.0", "--seed", "3", "--max-nodes", "50"],

@@ -88,7 +88,7 @@ def _main(argv: list[str] | None) -> int:
     from protocol.nboard.game import quick_move
 
     if args.list_options:
-        return list_options(ReversiConfig(), "uct")
+        return list_options(ReversiConfig(), "uct", has_mode_option=False)  # its one preset
     factory = EngineFactory(ReversiConfig(), quick_move, "uct", dict(args.engine_option), seed=args.seed)
     if args.engine_option and not check_options(factory, "nboard-mcts"):
         return 2
