@@ -23,8 +23,8 @@ from .search.searcher import Searcher
 if TYPE_CHECKING:  # numpy is imported with a game's engine, not with the facade
     import numpy as np
 
-__all__ = ["Searcher", "Limits", "SearchInfo", "SearchResult", "best_move", "native_code", "open_engine",
-           "options_for", "option_keys", "preload"]
+__all__ = ["PURE_PYTHON_SLOWDOWN", "Searcher", "Limits", "SearchInfo", "SearchResult", "best_move", "native_built",
+           "native_code", "native_note", "open_engine", "options_for", "option_keys", "preload"]
 
 
 def preload(game: Any) -> None:
@@ -39,22 +39,60 @@ def preload(game: Any) -> None:
         from .reversi import engine  # noqa: F401,F811
 
 
+#: How much slower each game's engine runs without its C code, said once here for
+#: ``--version``, the start-up warning and ``pbrain-mcts bench``.  Measured with the games'
+#: own benches, like for like (docs/RESULTS.md, "Pure-Python fallback"): m,n,k's playouts a
+#: second in guided mode on 15x15 freestyle (the only mode and rules whose code is in C),
+#: Reversi's search under the same node limit (the same signature).
+PURE_PYTHON_SLOWDOWN = {
+    "mnk": "guided mode runs 8-27 times slower on freestyle boards; plain UCT and the exact and caro "
+           "rules have no C code",
+    "reversi": "the search runs 60-100 times slower, its random playouts about 200 times and the endgame "
+               "solver about 300 times",
+}
+
+
+def _is_reversi(game: Any) -> bool:
+    from .reversi.rules import ReversiConfig
+
+    return isinstance(game, ReversiConfig)
+
+
+def native_built(game: Any = None) -> bool:
+    """Was the optional C code of ``game``'s engine built (whether or not
+    ``MNK_PURE_PYTHON=1`` switches it off)?  ``game`` as for :func:`native_code`."""
+    if _is_reversi(game):
+        from .reversi import kernel
+
+        return kernel.available()
+    return importlib.util.find_spec("engine.mnk._threatcore") is not None
+
+
 def native_code(game: Any = None) -> bool:
     """Is the optional C code of ``game``'s engine built and in use (``MNK_PURE_PYTHON=1``
     turns it off)?  ``game``: an m,n,k ``GameConfig`` or ``None`` (the m,n,k extension,
-    ``_threatcore``: without it that engine runs the same algorithms in Python, 15-25
-    times slower), or a ``ReversiConfig`` (the Reversi kernel, ``_reversicore``, whose own
-    check is :func:`engine.reversi.kernel.native`: without it playouts and solves run in
-    Python, some 300-500 times slower)."""
+    ``_threatcore``: without it that engine runs the same algorithms in Python), or a
+    ``ReversiConfig`` (the Reversi kernel, ``_reversicore``, whose own check is
+    :func:`engine.reversi.kernel.native`: without it playouts and solves run in Python).
+    What that costs: :data:`PURE_PYTHON_SLOWDOWN`."""
     if os.environ.get("MNK_PURE_PYTHON"):
         return False
-    from .reversi.rules import ReversiConfig
-
-    if isinstance(game, ReversiConfig):
+    if _is_reversi(game):
         from .reversi import kernel
 
         return kernel.native() is not None
-    return importlib.util.find_spec("engine.mnk._threatcore") is not None
+    return native_built(game)
+
+
+def native_note(game: Any = None) -> str:
+    """What ``--version``, the start-up warning and the bench say of ``game``'s C code:
+    ``C extension built``, or that ``MNK_PURE_PYTHON=1`` switched it off or it was not
+    built, and what that costs (:data:`PURE_PYTHON_SLOWDOWN`).  ``game`` as for
+    :func:`native_code`."""
+    if native_code(game):
+        return "C extension built"
+    why = "switched off by MNK_PURE_PYTHON=1" if native_built(game) else "not built"
+    return f"C extension {why}: {PURE_PYTHON_SLOWDOWN['reversi' if _is_reversi(game) else 'mnk']}"
 
 
 def options_for(game: Any, mode: str = "uct", values: Mapping[str, Any] | None = None) -> Any:

@@ -21,7 +21,7 @@ def add_version(parser: argparse.ArgumentParser, describe: Callable[[], str]) ->
     class Version(argparse.Action):
         def __init__(self, option_strings, dest, **kwargs):
             super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
-                             help="show the version and whether the C extension is built, and exit")
+                             help="show the version and whether the C extension is in use, and exit")
 
         def __call__(self, parser, namespace, values, option_string=None):
             print(describe())
@@ -88,13 +88,13 @@ def check_options(factory: Any, prog: str) -> bool:
     return True
 
 
-def c_extension_note(built: bool, slower: str) -> str:
-    """``C extension built``, or that it is not and the engine runs ``slower``
-    (``"15-25 times slower"``): what ``--version``, ``bench`` and start-up say."""
-    return "C extension built" if built else f"C extension not built: the engine runs {slower}"
+def warn_without_c_extension(prog: str, game: Any) -> None:
+    """Once at start-up, on stderr, when ``game``'s engine runs without its C code: why
+    (switched off, or not built: then how to get it) and what it costs
+    (:func:`engine.api.native_note`).  Nothing when the C code is in use."""
+    from engine.api import native_built, native_code, native_note
 
-
-def warn_no_c_extension(prog: str, note: str) -> None:
-    """Once at start-up, on stderr: the C extension is missing (``note``) and how to get it."""
-    print(f"{prog}: {note} (reinstall where a C compiler and the Python headers are present)",
-          file=sys.stderr, flush=True)
+    if native_code(game):
+        return
+    how = "" if native_built(game) else " (reinstall where a C compiler and the Python headers are present)"
+    print(f"{prog}: {native_note(game)}{how}", file=sys.stderr, flush=True)

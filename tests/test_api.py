@@ -288,6 +288,23 @@ def test_one_keyed_options_implementation_serves_every_game():
                 options_for(game, "uct", bad)
 
 
+def test_native_note_tells_switched_off_from_not_built(monkeypatch):
+    import engine.api as api
+    from engine.reversi.rules import ReversiConfig
+
+    for game, figure in ((GameConfig(), api.PURE_PYTHON_SLOWDOWN["mnk"]),
+                         (ReversiConfig(), api.PURE_PYTHON_SLOWDOWN["reversi"])):
+        # (the environment is only ever set here: the kernel reads it once, at its import)
+        if api.native_code(game):
+            assert api.native_note(game) == "C extension built"
+        monkeypatch.setenv("MNK_PURE_PYTHON", "1")
+        if api.native_built(game):
+            assert api.native_note(game) == f"C extension switched off by MNK_PURE_PYTHON=1: {figure}"
+        with monkeypatch.context() as m:
+            m.setattr(api, "native_built", lambda game=None: False)  # an install without a compiler
+            assert api.native_note(game) == f"C extension not built: {figure}"
+
+
 def test_native_code_answers_for_each_games_extension(monkeypatch):
     from engine.api import native_code
     from engine.reversi import kernel

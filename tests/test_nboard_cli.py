@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.api import PURE_PYTHON_SLOWDOWN
 from protocol.nboard.wire import parse_engine_move
 from referee.process import EngineProcess
 
@@ -118,7 +119,8 @@ def test_version_help_and_options():
     assert built.stdout.startswith("nboard-mcts ") and "C extension built" in built.stdout
     pure = subprocess.run([nboard, "--version"], capture_output=True, text=True, timeout=30,
                           env={**os.environ, "MNK_PURE_PYTHON": "1"})
-    assert "C extension not built" in pure.stdout
+    assert "C extension switched off by MNK_PURE_PYTHON=1" in pure.stdout and "not built" not in pure.stdout
+    assert PURE_PYTHON_SLOWDOWN["reversi"] in pure.stdout
     help_text = subprocess.run([nboard, "--help"], capture_output=True, text=True, timeout=30).stdout
     assert all(w in help_text for w in ("--move-ms", "set depth", "level 10 is 1 s", "--engine-option"))
     listed = subprocess.run([nboard, "--list-options"], capture_output=True, text=True, timeout=30).stdout

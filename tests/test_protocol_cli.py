@@ -335,14 +335,19 @@ def test_list_options_and_help_describe_the_real_engine():
 
 @pytest.mark.slow
 def test_version_says_whether_the_c_extension_is_in_use():
+    from engine.api import PURE_PYTHON_SLOWDOWN
+
     built = subprocess.run([BRAIN, "--version"], capture_output=True, text=True, timeout=30)
     assert "C extension built" in built.stdout
+    # built but switched off: said so (not "not built"), with the measured cost
     pure = subprocess.run([BRAIN, "--version"], capture_output=True, text=True, timeout=30,
                           env={**os.environ, "MNK_PURE_PYTHON": "1"})
-    assert "C extension not built" in pure.stdout
+    assert "C extension switched off by MNK_PURE_PYTHON=1" in pure.stdout and "not built" not in pure.stdout
+    assert PURE_PYTHON_SLOWDOWN["mnk"] in pure.stdout
     start = subprocess.run([BRAIN], capture_output=True, text=True, timeout=30, input="END\n",
                            env={**os.environ, "MNK_PURE_PYTHON": "1"})
-    assert start.stderr.count("C extension not built") == 1 and start.stdout == ""
+    assert start.stderr.count("C extension switched off by MNK_PURE_PYTHON=1") == 1 and start.stdout == ""
+    assert "reinstall" not in start.stderr  # nothing to reinstall: it is built
 
 
 def run_with_stdout_closed(argv: list[str], env: dict | None = None) -> subprocess.CompletedProcess:

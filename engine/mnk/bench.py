@@ -22,7 +22,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Sequence, TextIO
 
-from ..api import native_code, open_engine
+from ..api import native_note, open_engine
 from ..search.limits import Limits
 from .options import MnkOptions
 from .rules import Board, GameConfig, Rule
@@ -233,7 +233,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             out.write(f"Nodes/second   : {round(totals['nodes'] / secs)}\n")
             out.write(f"Playouts/second: {round(totals['playouts'] / secs)}\n")
             out.write(f"Signature      : {totals['signature']}\n")
-            out.write(f"C extension    : {'built' if native_code() else 'NOT BUILT (the engine runs 15-25 times slower)'}\n")
+            out.write(f"C extension    : {native_note().removeprefix('C extension ')}\n")
         out.flush()
     except BrokenPipeError:
         # The reader went away (e.g. piped into ``head``): not an error of ours.

@@ -22,7 +22,7 @@ class ReversiOptions:
     """How the Reversi engine searches.
 
     - ``playouts_per_leaf``: random games per leaf (the evaluator's weight; ``None``: 16
-      with the C kernel, 4 with the Python one, some 500 times slower);
+      with the C kernel, 4 with the Python one, about 200 times slower at playouts);
     - ``order``: corners-first move order with priors (else square order);
     - ``solver``: use the endgame oracle; ``tree_empties`` / ``root_empties``: from how
       many empty squares it solves inside the tree / at the root, ``tree_nodes`` /

@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from protocol.cliargs import (add_engine_options, add_version, c_extension_note, check_options, list_options,
-                              non_negative, package_version, positive, warn_no_c_extension)
+from protocol.cliargs import (add_engine_options, add_version, check_options, list_options, non_negative,
+                              package_version, positive, warn_without_c_extension)
 from protocol.gomocup.loop import BrainLoop, process_start_time
 from protocol.lines import exit_now, quiet_on_closed_stdout
 
@@ -70,13 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
-    from engine.api import native_code
+    from engine.api import native_note
 
-    return f"{package_version()} ({c_extension_note(native_code(), SLOWER)})"
-
-
-#: How much slower the engine is without the C extension (said by --version and at start-up).
-SLOWER = "15-25 times slower"
+    return f"{package_version()} ({native_note()})"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -113,10 +109,7 @@ def _main(argv: list[str] | None) -> int:
         factory = EngineFactory(args.mode, dict(args.engine_option), seed=args.seed, threads=args.threads)
         if args.engine_option and not check_options(factory, "pbrain-mcts"):
             return 2
-        from engine.api import native_code
-
-        if not native_code():
-            warn_no_c_extension("pbrain-mcts", c_extension_note(False, SLOWER))
+        warn_without_c_extension("pbrain-mcts", None)
     if factory is not None:
         factory.preload()
     limited = args.max_playouts is not None or args.max_nodes is not None

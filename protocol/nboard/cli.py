@@ -11,12 +11,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from protocol.cliargs import (add_engine_options, add_version, c_extension_note, check_options, list_options,
-                              package_version, positive, warn_no_c_extension)
+from protocol.cliargs import (add_engine_options, add_version, check_options, list_options, package_version,
+                              positive, warn_without_c_extension)
 from protocol.lines import exit_now, process_start_time, quiet_on_closed_stdout
-
-#: How much slower the engine is without the C kernel (said by --version and at start-up).
-SLOWER = "some 300-500 times slower (random playouts and the endgame solver in Python)"
 
 EPILOG = """\
 The engine speaks the NBoard protocol (version 2) on stdin/stdout: nboard, set depth,
@@ -57,10 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
-    from engine.api import native_code
+    from engine.api import native_note
     from engine.reversi.rules import ReversiConfig
 
-    return f"nboard-mcts {package_version()} ({c_extension_note(native_code(ReversiConfig()), SLOWER)})"
+    return f"nboard-mcts {package_version()} ({native_note(ReversiConfig())})"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,13 +94,11 @@ def _main(argv: list[str] | None) -> int:
 
 
 def _serve(factory, args: argparse.Namespace, started: float) -> int:
-    from engine.api import native_code
     from engine.reversi.rules import ReversiConfig
     from protocol.nboard.loop import NBoardLoop
     from protocol.nboard.session import Session, SessionOptions
 
-    if not native_code(ReversiConfig()):
-        warn_no_c_extension("nboard-mcts", c_extension_note(False, SLOWER))
+    warn_without_c_extension("nboard-mcts", ReversiConfig())
     session = Session(SessionOptions(move_ms=args.move_ms, nodes=args.max_nodes), factory)
     exit_now(NBoardLoop(session, sys.stdin.fileno(), sys.stdout.buffer, started).run())
     return 0  # not reached
