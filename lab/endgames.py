@@ -25,7 +25,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from protocol.nboard.wire import parse_engine_move
-from referee.process import EngineError, EngineProcess
+from referee.engines.process import EngineProcess
+from referee.errors import EngineError
 
 DEFAULT_FILE = Path(__file__).resolve().parent.parent / "tests" / "data" / "reversi-endgames.txt"
 

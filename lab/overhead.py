@@ -2,7 +2,7 @@
 
     python -m lab.overhead [--games 20] [--size 15] [--concurrency 1 2] [--cluster local:2] [--marginal]
 
-Two instant engines (``python -m referee.random_engine``) play; for every move
+Two instant engines (``python -m referee.engines.random_engine``) play; for every move
 the referee records the time from reading an engine's reply off the pipe to
 having written the next command to the other engine: parsing, validation, its
 own board and win test, clock keeping and the write.  Engine think time and
@@ -27,8 +27,9 @@ import time
 
 from engine.mnk.rules import GameConfig
 from engine.reversi.rules import ReversiConfig
-from referee.match import MatchSettings, run_match
-from referee.seats import EngineSpec, TimeControl
+from referee.match.run import run_match
+from referee.match.settings import MatchSettings
+from referee.seats.factory import EngineSpec, TimeControl
 
 
 def measure(games: int, size: int, win_length: int, concurrency: int = 1, cluster: str | None = None,
@@ -40,7 +41,7 @@ def measure(games: int, size: int, win_length: int, concurrency: int = 1, cluste
     reversi = game == "reversi"
 
     def spec(seed: int) -> EngineSpec:
-        argv = (sys.executable, "-m", "referee.random_engine", "--seed", str(seed)) + (("--nboard",) if reversi else ())
+        argv = (sys.executable, "-m", "referee.engines.random_engine", "--seed", str(seed)) + (("--nboard",) if reversi else ())
         return EngineSpec(argv, "random")
 
     settings = MatchSettings(

@@ -6,7 +6,7 @@ It imports the games' rules and record formats only (``engine.mnk.rules``,
 command line down (the full table is in docs/ARCHITECTURE.md):
 
 - ``cli``        the ``referee`` command (``referee check``/``referee script`` dispatch to
-                 ``referee.check``/``referee.script``)
+                 ``referee.cli.check``/``referee.conformance.script``)
 - ``match``      scheduling, concurrency, resume, SPRT stop; ``startcheck`` every engine started once first
 - ``cluster``    the games of a match on a Dask cluster (``--cluster``; imports Dask, only then);
                  ``cluster_worker`` what runs on a worker, ``cluster_address`` the address

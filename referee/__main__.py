@@ -1,5 +1,5 @@
 import sys
 
-from referee.cli import main
+from referee.cli.main import main
 
 sys.exit(main())

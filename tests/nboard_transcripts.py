@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from protocol.nboard.session import Session
-from referee.process import EngineExited
+from referee.errors import EngineExited
 
 DIR = Path(__file__).parent / "transcripts" / "nboard"
 TRANSCRIPTS = sorted(DIR.glob("*.txt"))
@@ -69,7 +69,7 @@ def run_in_session(session: Session, text: str) -> int:
 
 
 def run_in_process(engine, text: str, timeout: float = 30.0) -> int:
-    """Play a transcript against a started ``referee.process.EngineProcess`` speaking
+    """Play a transcript against a started ``referee.engines.process.EngineProcess`` speaking
     NBoard: after each command a ``ping`` marks the end of its answers.  The number of
     steps checked."""
     steps = parse(text)

@@ -13,7 +13,7 @@ import pytest
 
 from engine.api import PURE_PYTHON_SLOWDOWN
 from protocol.nboard.wire import parse_engine_move
-from referee.process import EngineProcess
+from referee.engines.process import EngineProcess
 
 from nboard_transcripts import TRANSCRIPTS, run_in_process
 

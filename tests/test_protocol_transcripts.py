@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.script import Expect, parse_script, run_script
+from referee.conformance.script import Expect, parse_script, run_script
 
 TRANSCRIPTS = sorted((Path(__file__).parent / "transcripts").glob("*.txt"))
 # The README's typed session, kept as a script so that it keeps reproducing.

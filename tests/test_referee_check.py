@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from engine.mnk.rules import Board, GameConfig, Player
-from referee import check
-from referee.check_positions import block_four, move_order, win_in_one, win_length_probe
-from referee.check_suite import GROUPS, Options, about_form_ok
+from referee.cli import check
+from referee.conformance.positions import block_four, move_order, win_in_one, win_length_probe
+from referee.conformance.gomocup_suite import GROUPS, Options, about_form_ok
 
 # A correct little brain: takes a win, blocks a win, else plays near the centre.
 # Faults (argv words): hang-<CMD> (never answers CMD), ignore-win-length, no-exit-on-eof,
@@ -359,7 +359,7 @@ def test_win_length_probe_separates_the_two_rules():
 
 @pytest.mark.slow
 def test_the_referee_command_dispatches_check_and_script(tmp_path, capsys):
-    from referee.cli import main as referee_main
+    from referee.cli.main import main as referee_main
 
     assert referee_main(["check", "--list"]) == 0
     assert "win-length-detect" in capsys.readouterr().out

@@ -6,7 +6,7 @@ import io
 import pytest
 
 from fake_engines.fakes import assert_all_gone, nboard_cmd, read_pids
-from referee import check
+from referee.cli import check
 
 
 def run(tmp_path, *opts, extra=()):

@@ -20,8 +20,8 @@ import pytest
 
 from fake_engines.fakes import (assert_all_gone, cmdline, children, descendants, fake_argv, fake_cmd,
                                 read_pids)
-from referee import cli
-from referee.cluster_address import ClusterAddress
+from referee.cli import match as cli
+from referee.cluster.address import ClusterAddress
 
 # python -m referee, with Python's own Ctrl-C handling even when this run inherited SIGINT ignored
 # (as a shell's background job does): the interrupt tests must not depend on how pytest was started.
@@ -139,7 +139,7 @@ def test_cluster_usage_errors_exit_2_with_one_message(args, msg, capsys):
 
 @pytest.mark.slow
 def test_a_local_match_does_not_import_dask(tmp_path):
-    code = ("import sys; from referee.cli import main; rc = main(sys.argv[1:]); "
+    code = ("import sys; from referee.cli.match import main; rc = main(sys.argv[1:]); "
             "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')); "
             "print('imported:', bad); sys.exit(rc)")
     p = subprocess.run([sys.executable, "-c", code, *SMALL, "--games", "2", "--concurrency", "2", "--quiet",
@@ -151,7 +151,7 @@ def test_a_local_match_does_not_import_dask(tmp_path):
 @pytest.mark.slow
 def test_without_dask_a_cluster_match_is_one_message():
     code = ("import sys; sys.modules['distributed'] = None; sys.modules['dask'] = None; "
-            "from referee.cli import main; sys.exit(main(sys.argv[1:]))")
+            "from referee.cli.match import main; sys.exit(main(sys.argv[1:]))")
     p = subprocess.run([sys.executable, "-c", code, *SMALL, "--cluster", "local:2", fake_cmd(*A), fake_cmd(*B)],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 2
@@ -252,7 +252,7 @@ def test_a_game_that_kills_every_worker_is_recorded_as_abandoned(tmp_path):
     (game,) = games_of(out)
     assert game["termination"] == "abandoned" and game["winner"] is None
     assert "every Dask worker that played it died" in game["reason"]
-    assert "0 games" in p.stdout and "endings: abandoned 1" in p.stdout
+    assert "no game finished" in p.stdout and "endings: abandoned 1" in p.stdout
     assert_all_gone(read_pids(pidfile))
 
 

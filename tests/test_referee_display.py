@@ -1,10 +1,10 @@
 """Schedule and summary text."""
 
 from engine.mnk.rules import Board, GameConfig
-from referee.display import progress_line, summary_text
+from referee.match.output import progress_line, summary_text
 from referee.games.mnk import MnkRules
-from referee.match import MatchSettings
-from referee.stats import Sprt, Tally
+from referee.match.settings import MatchSettings
+from referee.match.stats import Sprt, Tally
 
 
 def test_colours_alternate_and_first_2_flips_them():
@@ -52,7 +52,7 @@ def _tally(wins=0, draws=0, losses=0):
 
 
 def test_elo_text_on_edge_cases():
-    from referee.display import elo_text
+    from referee.match.output import elo_text
 
     assert elo_text(_tally()) == "Elo difference n/a (no games)"
     assert elo_text(_tally(draws=4)) == "Elo difference +0.0  (95 % interval -163.3 .. +163.3)"
@@ -86,7 +86,7 @@ def test_final_board_marks_the_winning_line():
 
 def test_rules_and_game_header_in_words():
     from engine.mnk.rules import Rule
-    from referee.display import game_header, rules_text
+    from referee.match.output import game_header, rules_text
 
     assert rules_text(GameConfig(15, 15, 5)) == "15x15, five or more in a row (freestyle)"
     assert rules_text(GameConfig(9, 7, 4, Rule.EXACT)) == "9x7, exactly four in a row (exact: longer lines do not win)"
@@ -98,8 +98,8 @@ def test_rules_and_game_header_in_words():
 
 
 def test_a_human_side_is_called_by_its_name():
-    from referee.display import endings_text, verdict_text
-    from referee.game import GameResult
+    from referee.match.output import endings_text, verdict_text
+    from referee.play.game import GameResult
 
     t = _tally(losses=2)
     text = summary_text("human", "pbrain-mcts", t, labels=("human", "engine2"))
@@ -116,10 +116,10 @@ def test_a_human_side_is_called_by_its_name():
 
 
 def test_sides_with_one_name_are_told_apart_in_every_line():
-    from referee.display import move_line, verdict_text
-    from referee.game import play_game
-    from referee.seat_random import RandomSeat
-    from referee.seats import TimeControl
+    from referee.match.output import move_line, verdict_text
+    from referee.play.game import play_game
+    from referee.seats.random_seat import RandomSeat
+    from referee.seats.factory import TimeControl
 
     lines = []
     seats = [RandomSeat(seed=1), RandomSeat(seed=2)]  # both are called "random"
@@ -133,10 +133,11 @@ def test_sides_with_one_name_are_told_apart_in_every_line():
 
 
 def test_a_fault_names_the_side_when_both_have_one_name():
-    from referee.game import play_game
-    from referee.seat_random import RandomSeat
-    from referee.seats import TimeControl
-    from referee.termination import Fault, Termination
+    from referee.play.game import play_game
+    from referee.seats.random_seat import RandomSeat
+    from referee.seats.factory import TimeControl
+    from referee.games.verdicts import Termination
+    from referee.seats.base import Fault
 
     class Crashing(RandomSeat):
         def ask(self, pos, turn):

@@ -8,8 +8,8 @@ import pytest
 
 from engine.mnk.rules import Board, GameConfig, Player, Rule
 from fake_engines.fakes import assert_all_gone, fake_argv, read_pids
-from referee.game import play_game
-from referee.seats import EngineSeat, EngineSpec, HumanSeat, TimeControl, name_from_argv
+from referee.play.game import play_game
+from referee.seats.factory import EngineSeat, EngineSpec, HumanSeat, TimeControl, name_from_argv
 
 pytestmark = pytest.mark.slow  # every test here plays games with engine processes
 

@@ -1,4 +1,4 @@
-"""One game from picklable settings (:mod:`referee.gamejob`), and the record of a game that could not be
+"""One game from picklable settings (:mod:`referee.play.job`), and the record of a game that could not be
 played (``abandoned``: no winner, not scored, played again by ``--resume``)."""
 
 import json
@@ -9,11 +9,12 @@ import pytest
 
 from engine.mnk.rules import GameConfig
 from fake_engines.fakes import assert_all_gone, fake_argv, read_pids
-from referee.display import verdict_text
-from referee.gamejob import GameJob, abandoned_result, play_job
-from referee.match import MatchSettings, run_match
-from referee.records import append_result, sgf_text
-from referee.seats import EngineSpec, TimeControl
+from referee.match.output import verdict_text
+from referee.play.job import GameJob, abandoned_result, play_job
+from referee.match.run import run_match
+from referee.match.settings import MatchSettings
+from referee.match.records import append_result, sgf_text
+from referee.seats.factory import EngineSpec, TimeControl
 
 A = ("--name", "A", "--seed", "1")
 B = ("--name", "B", "--seed", "2")

@@ -9,32 +9,23 @@ import io
 import pytest
 
 from engine.mnk.rules import Board, GameConfig
-from referee.game import play_game
-from referee.seat_gomocup import position_lines
-from referee.seats import HUMAN_HELP, HumanSeat, TimeControl, parse_human_move
+from referee.play.game import play_game
+from referee.seats.base import InProcessSeat
+from referee.seats.gomocup import position_lines
+from referee.seats.factory import HUMAN_HELP, HumanSeat, TimeControl, parse_human_move
 
 CFG = GameConfig(7, 7, 4)
 TC = TimeControl(turn_ms=1000, tolerance_ms=1000)
 
 
-class ScriptedEngine:
+class ScriptedEngine(InProcessSeat):
     """Stands in for an engine seat: plays the first empty cell of ``prefs`` and keeps what it was sent."""
 
-    is_human = False
-
     def __init__(self, prefs):
-        self.name = "bot"
-        self.messages = []
+        super().__init__("bot")
         self.sent = []  # one list of command lines per move asked
-        self.sent_at = 0.0
         self._prefs = [CFG.move(x, y) for x, y in prefs]
         self._known = []  # what a Gomocup engine's own board would hold
-
-    def launch(self, config, tc):
-        pass
-
-    def finish_start(self, config, tc):
-        pass
 
     def ask(self, pos, turn):
         self.sent.append(position_lines(self._known, pos))  # the lines a Gomocup seat would send
@@ -42,9 +33,6 @@ class ScriptedEngine:
         m = next(m for m in self._prefs if board.is_empty(m))
         self._known = list(board.history) + [m]
         return board.config.xy(m), 0.001
-
-    def close(self, grace_s=0.0):
-        pass
 
 
 def human(answers):
@@ -144,7 +132,7 @@ def test_the_first_prompt_shows_the_board_with_the_opening():
 
 
 def test_human_with_a_name():
-    from referee.seats import EngineSpec
+    from referee.seats.factory import EngineSpec
 
     assert EngineSpec.parse("human").label == "human" and EngineSpec.parse("HUMAN").is_human
     spec = EngineSpec.parse("human:Ann  Lee")
@@ -157,8 +145,9 @@ def test_human_with_a_name():
 @pytest.mark.parametrize("last", ["quit", None])  # None: the input ends (Ctrl-D)
 def test_quit_ends_the_match_and_the_game_is_recorded(tmp_path, last):
     from fake_engines.fakes import fake_argv
-    from referee.match import MatchSettings, run_match
-    from referee.seats import EngineSpec
+    from referee.match.run import run_match
+    from referee.match.settings import MatchSettings
+    from referee.seats.factory import EngineSpec
 
     answers = iter(["0 0"] + ([last] if last else []))
 
@@ -183,8 +172,9 @@ def test_quit_ends_the_match_and_the_game_is_recorded(tmp_path, last):
 @pytest.mark.parametrize("game", ["mnk", "reversi"])
 def test_a_board_is_shown_once_before_the_first_prompt_when_the_engine_moves_first(game):
     from engine.reversi.rules import ReversiConfig
-    from referee.match import MatchSettings, run_match
-    from referee.seats import EngineSpec
+    from referee.match.run import run_match
+    from referee.match.settings import MatchSettings
+    from referee.seats.factory import EngineSpec
 
     prompts = []
 

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from engine.mnk.rules import Board, GameConfig
-from referee.openings import load_openings, opening_for_game, parse_opening, random_opening
+from referee.games.openings import load_openings, opening_for_game, parse_opening, random_opening
 
 C15 = GameConfig(15, 15, 5)
 
@@ -92,7 +92,7 @@ def test_plies_range_argument():
 
     import pytest
 
-    from referee.argtypes import plies_range
+    from referee.cli.argtypes import plies_range
 
     assert plies_range("3") == (3, 3)
     assert plies_range("2-4") == (2, 4)
@@ -102,7 +102,7 @@ def test_plies_range_argument():
 
 
 def test_the_default_random_opening_suits_the_board():
-    from referee.openings import default_random_plies
+    from referee.games.openings import default_random_plies
 
     assert default_random_plies(GameConfig(15, 15, 5)) == (2, 4)
     assert default_random_plies(GameConfig(9, 9, 6)) == (2, 4)
@@ -119,7 +119,7 @@ def test_the_default_random_opening_suits_the_board():
 
 
 def test_describe_openings():
-    from referee.openings import describe_openings
+    from referee.games.openings import describe_openings
 
     assert describe_openings(0, (2, 4), 17) == ("random, 2-4 stones near the centre, one per pair of games, "
                                                 "colours swapped; seed 17 (--seed 17 repeats them)")

@@ -7,7 +7,8 @@ import time
 import pytest
 
 from fake_engines.fakes import assert_all_gone, fake_argv, read_pids, running
-from referee.process import EngineExited, EngineProcess, EngineStartError, close_many
+from referee.engines.process import EngineProcess, close_many
+from referee.errors import EngineExited, EngineStartError
 
 pytestmark = pytest.mark.slow  # every test here starts processes
 
@@ -159,7 +160,7 @@ def test_the_overhead_measure_counts_every_move():
 
 
 def test_a_full_input_pipe_times_out_instead_of_blocking():
-    from referee.process import EngineTimeout
+    from referee.errors import EngineTimeout
 
     eng = EngineProcess(script("import time; time.sleep(30)"), name="deaf", write_timeout_s=0.3)
     eng.start()

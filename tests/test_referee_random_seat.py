@@ -3,9 +3,9 @@ the same game again for the same seed."""
 
 from engine.mnk.rules import Board, GameConfig
 from engine.reversi.rules import ReversiConfig
-from referee.clock import TimeControl
-from referee.game import play_game
-from referee.seats import EngineSpec, RandomSeat, open_seat
+from referee.games.clock import TimeControl
+from referee.play.game import play_game
+from referee.seats.factory import EngineSpec, RandomSeat, open_seat
 
 TC = TimeControl(turn_ms=100, tolerance_ms=100)
 

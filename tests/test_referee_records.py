@@ -2,8 +2,8 @@
 
 import json
 
-from referee.game import GameResult
-from referee.records import append_result, psq_text, read_results, result_from_json, sgf_text, write_game_files
+from referee.play.game import GameResult
+from referee.match.records import append_result, psq_text, read_results, result_from_json, sgf_text, write_game_files
 
 
 def result(**kw):

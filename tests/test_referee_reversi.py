@@ -12,10 +12,10 @@ import pytest
 
 from engine.reversi.rules import ReversiConfig
 from fake_engines.fakes import assert_all_gone, nboard_argv, read_pids
-from referee.clock import TimeControl
-from referee.game import play_game
+from referee.games.clock import TimeControl
+from referee.play.game import play_game
 from referee.games import rules_for
-from referee.seats import EngineSpec, NboardSeat, RandomSeat, name_from_argv, open_seat
+from referee.seats.factory import EngineSpec, NboardSeat, RandomSeat, name_from_argv, open_seat
 
 CFG = ReversiConfig(8)
 RULES = rules_for(CFG)
@@ -147,7 +147,7 @@ def test_forced_pass_is_the_only_legal_pass():
 
 
 def human(answers):
-    from referee.seats import HumanSeat
+    from referee.seats.factory import HumanSeat
 
     out = io.StringIO()
     it = iter(answers)
@@ -180,7 +180,7 @@ def test_a_person_can_take_back_a_reversi_move():
 
 def test_the_shipped_nboard_random_engine_plays_whole_games_as_a_process():
     import sys
-    argv = (sys.executable, "-m", "referee.random_engine", "--nboard", "--seed")
+    argv = (sys.executable, "-m", "referee.engines.random_engine", "--nboard", "--seed")
     for g in (1, 2):
         seats = [NboardSeat(EngineSpec(argv + (str(g),), "random"), tag="engine1"),
                  NboardSeat(EngineSpec(argv + (str(10 + g),), "random"), tag="engine2")]
@@ -188,7 +188,7 @@ def test_the_shipped_nboard_random_engine_plays_whole_games_as_a_process():
 
 
 def test_the_nboard_random_engine_reports_bad_input_and_keeps_its_position():
-    from referee.random_engine import RandomNboard
+    from referee.engines.random_engine import RandomNboard
     e = RandomNboard(random.Random(1))
     assert e.handle("move f5") == ([], False)
     before = e.state.clone()

@@ -97,7 +97,7 @@ def test_a_faulty_engine_loses_every_game_with_a_reason(tmp_path):
                                         (["--size", "18"], "even number from 4 to 16"),
                                         (["--size", "8x6"], "square")])
 def test_options_that_make_no_reversi_game_are_refused(opt, words, capsys):
-    from referee.cli import main
+    from referee.cli.match import main
 
     with pytest.raises(SystemExit) as info:
         main(["--game", "reversi", *opt])
@@ -113,7 +113,7 @@ def test_a_reversi_match_on_another_board_size(tmp_path):
 
 
 def test_the_default_engine_follows_the_game():
-    from referee.cli import default_engine
+    from referee.cli.match import default_engine
 
     assert default_engine(game="reversi").argv[1:] == ("-m", "protocol.nboard")
     assert default_engine(game="reversi", turn_ms=100).argv[1:] == ("-m", "protocol.nboard", "--move-ms", "90")

@@ -7,8 +7,9 @@ import time
 
 import pytest
 
-from referee import script
-from referee.script import Directive, Expect, ScriptError, Send, parse_script, run_script
+from referee.cli import script
+from referee.conformance.script import Directive, Expect, Send, parse_script, run_script, transcript_game
+from referee.errors import ScriptError
 from test_referee_check import write_fake
 
 
@@ -220,4 +221,4 @@ def test_a_transcript_of_the_other_protocol_is_refused_with_the_option_it_needs(
     gomocup.write_text("> START 15\n< OK\n")
     assert script.main(["--game", "reversi", str(gomocup), engine]) == 2
     assert "a Gomocup session: replay it with no --game reversi" in capsys.readouterr().err
-    assert script.transcript_game(parse_script("> TURN 7,7\n< move\n")) is None  # a mid-game fragment
+    assert transcript_game(parse_script("> TURN 7,7\n< move\n")) is None  # a mid-game fragment

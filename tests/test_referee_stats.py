@@ -5,7 +5,7 @@ from statistics import NormalDist
 
 import pytest
 
-from referee.stats import (Sprt, Tally, elo_from_score, elo_interval, los, score, score_from_elo,
+from referee.match.stats import (Sprt, Tally, elo_from_score, elo_interval, los, score, score_from_elo,
                            sprt_bounds, sprt_llr)
 
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from referee.seats import EngineSpec, name_from_argv
-from referee.wire import board_block, looks_like_about, parse_about, parse_move, start_command
+from referee.seats.factory import EngineSpec, name_from_argv
+from referee.engines.gomocup_wire import board_block, looks_like_about, parse_about, parse_move, start_command
 
 
 @pytest.mark.parametrize("line,move", [
@@ -44,6 +44,6 @@ def test_engine_spec_and_fallback_names():
     ("7,7", False), ("OK", False), ("MESSAGES", False), ("ERROR bad", False),
 ])
 def test_is_info_line(line, info):
-    from referee.process import is_info_line
+    from referee.engines.process import is_info_line
 
     assert is_info_line(line) is info

@@ -1,6 +1,6 @@
 """What the referee must know of a game, as one interface: :class:`GameRules`.
 
-The game loop (:mod:`referee.game`), the seats, the openings, the display and the
+The game loop (:mod:`referee.play.game`), the seats, the openings, the display and the
 records ask a game's rules through it and never look at the game's own types.  A
 game's state is the rules' own mutable position (:class:`engine.mnk.rules.Board`,
 :class:`engine.reversi.rules.ReversiState`): ``to_move`` (1 moves first),
@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from referee.termination import Termination
+from referee.games.verdicts import Termination
 
 __all__ = ["GameRules", "Illegal", "HumanInput", "End", "Position"]
 

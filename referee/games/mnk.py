@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from engine.mnk.rules import Board, GameConfig, Player, Rule, render, winning_line
 from referee.games.base import End, GameRules, HumanInput, Illegal
-from referee.termination import Termination
+from referee.games.verdicts import Termination
 
 __all__ = ["MnkRules", "parse_human_move", "HUMAN_HELP", "BOARD_LEGEND"]
 

@@ -18,7 +18,7 @@ from typing import Any, Sequence
 from engine.game import GameError
 from engine.reversi.rules import BLACK, WHITE, ReversiConfig, ReversiState
 from referee.games.base import End, GameRules, HumanInput, Illegal
-from referee.termination import Termination
+from referee.games.verdicts import Termination
 
 __all__ = ["ReversiRules", "HUMAN_HELP", "parse_moves"]
 

@@ -1,0 +1,358 @@
+"""``referee``: run a match between two Gomocup engines (or a person, or random moves) and adjudicate it;
+with ``--game reversi``, Reversi (8x8 by default) between two NBoard engines.
+
+    referee [options] [ENGINE1 [ENGINE2]]
+    referee check ...      (engine conformance check, referee.cli.check)
+    referee script ...     (scripted protocol session, referee.cli.script)
+
+Each ENGINE is one command line as a single string (split like a shell would,
+but run without a shell), or ``human`` (``human:NAME``).  A missing ENGINE is
+this project's brain, ``pbrain-mcts`` (run as ``python -m protocol.gomocup`` with the
+interpreter running the referee, so it is the same install; for Reversi ``nboard-mcts``,
+``python -m protocol.nboard``).  ``random`` is the referee's built-in random mover.  Before the first
+game every engine is started once; one that cannot start ends the match with
+one message.  Exit status: 0 when the match ran (a human's ``quit`` included),
+2 for a usage error or an engine that cannot start, 130 when interrupted
+(Ctrl-C / SIGTERM; with ``--out`` finished games are kept and ``--resume``
+continues).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import sys
+import textwrap
+from pathlib import Path
+from typing import Sequence
+
+from engine.game import GameError
+from engine.mnk.rules import GameConfig, Rule
+from engine.reversi.rules import ReversiConfig
+from engine.version import package_version
+from referee.match import output as display
+from referee.cli.argtypes import board_size, nonneg_int, plies_range, positive_int
+from referee.cluster.address import cluster_address
+from referee.games import GAME_TYPES, rules_for
+from referee.errors import MatchError
+from referee.match.run import run_match
+from referee.match.settings import MatchOutcome, MatchSettings
+from referee.games.openings import default_random_plies, load_openings, random_opening
+from referee.seats.factory import EngineSpec, TimeControl
+from referee.match.stats import Sprt
+
+__all__ = ["main", "build_parser", "default_engine"]
+
+#: The per-move limit when --turn-ms is not given.  NBoard has no way to tell an engine
+#: the time of a move, so Reversi engines play at their own settings (a level, a time
+#: option) and the referee's limit only catches one that hangs.
+DEFAULT_TURN_MS = {"mnk": 1000, "reversi": 60_000}
+
+
+def default_engine(send_delay_ms: float = 0, game: str = "mnk", turn_ms: int = 0) -> EngineSpec:
+    """This project's engine for ``game``, run with the current interpreter (the same install):
+    ``pbrain-mcts`` (Gomocup) for m,n,k, ``nboard-mcts`` (NBoard) for Reversi.
+
+    NBoard cannot tell an engine the time of a move (only a game clock, ``TI``), so
+    nboard-mcts is given ``--move-ms``: 90 % of ``turn_ms`` when there is a per-move
+    limit, the rest left for its start-up and the pipes.
+    """
+    if game == "reversi":
+        argv: tuple[str, ...] = (sys.executable, "-m", "protocol.nboard")
+        if turn_ms > 0:
+            argv += ("--move-ms", str(max(1, turn_ms * 9 // 10)))
+        return EngineSpec(argv, "nboard-mcts", send_delay_ms)
+    return EngineSpec((sys.executable, "-m", "protocol.gomocup"), "pbrain-mcts", send_delay_ms)
+
+
+EPILOG = """\
+examples:
+  referee                                 pbrain-mcts against itself, 2 games
+  referee ./pbrain-mine --games 100 --concurrency 2 --out runs/a
+                                          your engine against pbrain-mcts, recorded
+  referee human --size 9 --win-length 4   you against pbrain-mcts, 9x9, four in a row
+  referee ./pbrain-a ./pbrain-b --games 1000 --sprt 0 10 --display none
+  referee --game reversi random --games 20 --turn-ms 50
+                                          nboard-mcts against random moves, Reversi 8x8
+  referee --game reversi "edax-nboard 1" human
+                                          you against an NBoard engine
+
+ENGINE 'random' is the referee's own random mover (uniform legal moves, no process).
+a human types a move as column and row numbers, "7,7" or "7 7" (Reversi: a square,
+"f5"); 'help', 'undo'
+(take back your move and the reply), 'resign' (this game), 'quit' or Ctrl-D
+(resign and end the match).
+
+exit status: 0 match played, 2 usage error or an engine that cannot start,
+130 interrupted (with --out, finished games are kept: --resume continues).
+"""
+
+
+def _wrap(text: str, width: int = 79) -> str:
+    # The raw formatter (which keeps the epilog's layout) does not wrap: wrap here.
+    return textwrap.fill(text, width=width)
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose complaint about unknown options says where engine options go."""
+
+    def error(self, message: str):  # type: ignore[override]
+        if message.startswith("unrecognized arguments"):
+            message += ("\n(an engine's own options go inside its quoted command line, "
+                        "e.g. \"./pbrain-x --fast\")")
+        super().error(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``referee`` option parser (the subcommands have their own)."""
+    p = _Parser(
+        prog="referee",
+        description=_wrap(
+            "Play a match between two Gomocup engines, or an engine and you, on any board size "
+            "and win length; or Reversi between NBoard engines (--game reversi, 8x8 by default). The referee keeps its own board and clock, gives every game a "
+            "verdict, and ends with wins/draws/losses, Elo, LOS and (optionally) an SPRT. Also: "
+            "'referee check ENGINE' (protocol conformance checks) and 'referee script FILE "
+            "ENGINE' (replay a scripted session)."),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--version", action="version", version=f"referee {package_version()}",
+                   help="show the version and exit")
+    p.add_argument("engines", nargs="*", metavar="ENGINE",
+                   help="an engine's command line as one quoted string (e.g. \"./pbrain-x --fast\"), "
+                        "'human' (or human:NAME) to play yourself, or 'random' for random legal moves; a "
+                        "missing ENGINE is this project's engine: pbrain-mcts, or nboard-mcts for "
+                        "--game reversi")
+    g = p.add_argument_group("game")
+    g.add_argument("--game", choices=GAME_TYPES, default="mnk",
+                   help="mnk: K in a row on a WxH board, Gomocup engines (the default); reversi: "
+                        "Reversi (Othello), NBoard engines (a missing ENGINE is nboard-mcts; "
+                        "--win-length and --rule do not apply)")
+    g.add_argument("--size", type=board_size, default=None, metavar="N|WxH",
+                   help="board size (default 15; Reversi: an even N from 4 to 16, default 8 - "
+                        "most NBoard engines play 8 only)")
+    g.add_argument("--win-length", type=positive_int, default=None, metavar="K",
+                   help="stones in a row to win (default 5)")
+    g.add_argument("--rule", default=None,
+                   help="freestyle (K or more in a row wins; the default), exact (exactly K: longer "
+                        "lines do not win), caro (K or more, but not exactly K blocked at both ends), "
+                        "or a Gomocup rule bitmask (0, 1, 8)")
+    g.add_argument("--games", type=positive_int, default=2, metavar="N",
+                   help="number of games (default 2; an even number plays every opening with both colours)")
+    g.add_argument("--first", type=int, choices=(1, 2), default=1,
+                   help="which ENGINE plays X, the first move, in game 1; colours alternate (default 1)")
+    t = p.add_argument_group("time")
+    t.add_argument("--turn-ms", type=nonneg_int, default=None, metavar="MS",
+                   help="time per move (default 1000; Reversi: 60000, as NBoard engines set their own "
+                        "time; 0 = no limit per move, needs --match-ms)")
+    t.add_argument("--match-ms", type=nonneg_int, default=0, metavar="MS",
+                   help="time per game for each side (default 0 = none)")
+    t.add_argument("--tolerance-ms", type=nonneg_int, default=1000, metavar="MS",
+                   help="extra time before a move counts as late, like Piskvork's tolerance (default 1000)")
+    t.add_argument("--start-ms", type=positive_int, default=5000, metavar="MS",
+                   help="how long an engine may take to start and answer START (default 5000; not on "
+                        "its clock)")
+    t.add_argument("--send-delay-ms", type=float, default=0, metavar="MS",
+                   help="wait at least MS after an engine's last output before sending it the next "
+                        "command (default 0; Rapfi drops commands sent too soon and needs about 30)")
+    o = p.add_argument_group("openings", _wrap(
+        "Games are played in pairs that start from the same opening with colours swapped. "
+        "Without any of these options an engine match starts each pair from 2-4 random stones "
+        "near the centre (2 when fewer than five in a row win), so two deterministic engines do "
+        "not repeat one game, and a match with a human starts on the empty board. Reversi: 4-6 random "
+        "legal plies from the start.", width=77))
+    o.add_argument("--openings", metavar="FILE",
+                   help="opening file, one opening per line, as c-gomoku-cli reads them: offset lines "
+                        "('0,0, 1,-1': x,y from the centre) or pos lines ('h8i9j7': letter = column "
+                        "from a, number = row from 1); for Reversi, move sequences from the start "
+                        "('f5d6c3d3c4')")
+    o.add_argument("--random-opening", type=plies_range, default=None, metavar="N|LO-HI",
+                   help="start each pair from N random stones near the centre (LO-HI: a count drawn "
+                        "for each pair); 0 = the empty board. Reversi: N random legal plies from the start "
+                        "(default 4-6)")
+    o.add_argument("--empty-board", action="store_true", help="start every game on the empty board "
+                                                              "(the same as --random-opening 0)")
+    o.add_argument("--seed", type=int, default=None,
+                   help="seed of the random openings (default: drawn at random and printed; give it "
+                        "back to replay the same openings)")
+    r = p.add_argument_group("running and output")
+    r.add_argument("--concurrency", type=positive_int, default=1, metavar="N",
+                   help="games played at once (default 1; a human plays one at a time)")
+    r.add_argument("--cluster", type=cluster_address, default=None, metavar="ADDRESS",
+                   help="play the games on a Dask cluster (needs the 'cluster' extra): local:N starts N "
+                        "worker processes here, tcp://HOST:PORT uses a running scheduler's workers, "
+                        "which must run the engine commands as given (same paths); records are written "
+                        "here; --concurrency is not used (each worker thread plays one game at a time)")
+    r.add_argument("--out", metavar="DIR",
+                   help="record each game as it ends: DIR/game-NNNN.psq (Piskvork) and .sgf (Reversi: "
+                        ".ggf), and a line in DIR/results.jsonl; at the end, every game in one file, "
+                        "DIR/match.sgf (Reversi: match.ggf)")
+    r.add_argument("--resume", action="store_true",
+                   help="continue the match recorded in --out DIR (finished games are not replayed)")
+    r.add_argument("--log-io", action="store_true",
+                   help="also write each game's protocol exchange and the engines' stderr into --out DIR")
+    r.add_argument("--display", choices=display.DISPLAYS, default=None,
+                   help="what to print as games go: 'board' = the board after every move (the default "
+                        "with a human), 'moves' = one line per move and the final board (the default "
+                        "otherwise), 'games' = each game's final board and verdict, 'none' = only the "
+                        "summary. Final boards show the winning line in lower case")
+    r.add_argument("--quiet", action="store_true", help="print only the final summary (= --display none)")
+    r.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
+                   help="stop early once a sequential probability ratio test decides between engine1 "
+                        "being ELO0 and ELO1 Elo stronger than engine2 (e.g. --sprt 0 10)")
+    r.add_argument("--alpha", type=float, default=0.05, help="SPRT false-positive rate (default 0.05)")
+    r.add_argument("--beta", type=float, default=0.05, help="SPRT false-negative rate (default 0.05)")
+    return p
+
+
+def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool = False) -> MatchSettings:
+    """The match settings of the parsed options (``p.error`` on a bad combination)."""
+    config = _game_config(args, p)
+    if (args.resume or args.log_io) and not args.out:
+        p.error("--resume and --log-io need --out DIR")
+    if args.openings and (args.random_opening is not None or args.empty_board):
+        p.error("use one of --openings, --random-opening and --empty-board")
+    if args.empty_board and args.random_opening is not None and args.random_opening[1]:
+        p.error("use one of --openings, --random-opening and --empty-board")
+    turn_ms = args.turn_ms if args.turn_ms is not None else DEFAULT_TURN_MS[args.game]
+    if turn_ms == 0 and args.match_ms == 0:
+        p.error("--turn-ms 0 needs --match-ms: without any clock a silent engine would never lose")
+    if args.send_delay_ms < 0:
+        p.error("--send-delay-ms must be >= 0")
+    openings: tuple = ()
+    if args.openings:
+        try:
+            text = Path(args.openings).read_text(encoding="utf-8", errors="replace").splitlines()
+            openings = tuple(tuple(o) for o in load_openings(text, config, args.openings))
+        except (OSError, ValueError) as exc:
+            p.error(f"--openings: {exc}")
+    if args.random_opening is not None:
+        plies = args.random_opening
+    elif args.empty_board or args.openings or human:
+        plies = (0, 0)  # a person expects the empty board, as in Piskvork; --random-opening overrides
+    else:
+        plies = default_random_plies(config)
+    if plies[1]:
+        try:
+            random_opening(config, plies[1], random.Random(0))  # fits the board?
+        except ValueError as exc:
+            p.error(f"--random-opening: {exc}")
+    shown = args.display or ("board" if human else "games" if args.cluster else "moves")
+    if shown == "board" and args.concurrency > 1 and not human and not args.quiet:
+        p.error("--display board shows one game at a time: use --concurrency 1, or --display moves")
+    if args.cluster and (human or shown in ("board", "moves")):
+        p.error("a human plays here, not on a cluster: leave out --cluster" if human else
+                f"--display {shown} shows moves as they are played, but a cluster sends back whole "
+                "games: use --display games or none")
+    sprt = None
+    if args.sprt:
+        try:
+            sprt = Sprt(args.sprt[0], args.sprt[1], args.alpha, args.beta)
+        except ValueError as exc:
+            p.error(f"--sprt: {exc}")
+    return MatchSettings(
+        config=config,
+        tc=TimeControl(turn_ms, args.match_ms, args.tolerance_ms, args.start_ms),
+        games=args.games, first=args.first, openings=openings, random_plies=plies,
+        seed=args.seed, concurrency=args.concurrency, out_dir=args.out, resume=args.resume,
+        log_io=args.log_io, quiet=args.quiet, sprt=sprt, display=shown, cluster=args.cluster,
+    )
+
+
+def _game_config(args: argparse.Namespace, p: argparse.ArgumentParser):
+    """The game of the parsed options (``p.error`` on options the game does not take)."""
+    if args.game == "reversi":
+        given = [o for o, v in (("--win-length", args.win_length), ("--rule", args.rule)) if v is not None]
+        if given:
+            p.error(f"{', '.join(given)}: not a Reversi option (most discs wins)")
+        if args.size is None:
+            return ReversiConfig(8)
+        w, h = args.size
+        if w != h:
+            p.error(f"--size {w}x{h}: a Reversi board is square (--size N)")
+        try:
+            return ReversiConfig(w)
+        except GameError as exc:
+            p.error(f"--size: {exc}")
+    try:
+        rule = Rule.parse(args.rule if args.rule is not None else "freestyle")
+        w, h = args.size if args.size is not None else (15, 15)
+        return GameConfig(w, h, args.win_length if args.win_length is not None else 5, rule)
+    except ValueError as exc:
+        p.error(str(exc))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``referee`` match command (:func:`referee.cli.main.main` sends the subcommands elsewhere)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    p = build_parser()
+    args = p.parse_intermixed_args(argv)
+    if len(args.engines) > 2:
+        p.error(f"at most two engines, got {len(args.engines)}")
+    specs = []
+    for text in args.engines:
+        try:
+            specs.append(EngineSpec.parse(text, send_delay_ms=args.send_delay_ms))
+        except ValueError as exc:
+            p.error(f"engine {text!r}: {exc}")
+    while len(specs) < 2:
+        # nboard-mcts plays at --turn-ms when it is given, else at its own pace (1 s a move)
+        specs.append(default_engine(args.send_delay_ms, args.game, args.turn_ms or 0))
+    settings = _settings(args, p, human=any(s.is_human for s in specs))
+
+    def on_term(signum, frame):  # SIGTERM ends the match like Ctrl-C: engines killed, games kept
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, on_term)
+    try:
+        outcome = run_match(specs[0], specs[1], settings)
+    except MatchError as exc:
+        print(f"referee: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # a second Ctrl-C during clean-up
+        return 130
+    except BrokenPipeError:  # our reader went away (e.g. '| head'): the engines are reaped already
+        return _stdout_gone()
+    finally:
+        signal.signal(signal.SIGTERM, old)
+    try:
+        return _report(outcome, settings)
+    except BrokenPipeError:
+        return _stdout_gone()
+
+
+def _stdout_gone() -> int:
+    # Point stdout at /dev/null so the interpreter's final flush does not fail a second time.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 1
+
+
+def _report(outcome: MatchOutcome, settings: MatchSettings) -> int:
+    """Print the summary and notes of a finished match; return the exit status."""
+    rules = rules_for(settings.config)
+    print(display.summary_text(outcome.name1, outcome.name2, outcome.tally, settings.sprt, outcome.labels,
+                               (rules.colour_name(1), rules.colour_name(2))), flush=True)
+    if outcome.results:
+        print("  endings: " + display.endings_text(outcome.results, outcome.labels), flush=True)
+    ran = outcome.settings or settings
+    if ran.random_openings:
+        print(f"  openings: {ran.openings_text()}", flush=True)
+    if outcome.ended_by is not None:
+        print(f"referee: {outcome.ended_by} ended the match after {outcome.tally.games} of {settings.games} games",
+              file=sys.stderr)
+    if outcome.interrupted:
+        if settings.out_dir:  # only then is anything kept
+            print(f"referee: interrupted; finished games are kept in {settings.out_dir} "
+                  "(run the same command with --resume to continue)", file=sys.stderr)
+        else:
+            print("referee: interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,2 @@
+"""Engines as the referee meets them: child processes, the Gomocup and NBoard wire formats,
+and the shipped random engine."""

@@ -1,0 +1,43 @@
+"""Why a game ended."""
+
+from __future__ import annotations
+
+import enum
+
+__all__ = ["Termination", "FAULTS", "NORMAL"]
+
+
+class Termination(str, enum.Enum):
+    """How a game ended; the value is what ``results.jsonl`` holds.
+
+    ``LINE`` and ``FULL_BOARD`` (m,n,k) and ``DISCS`` (Reversi: neither side
+    can move, the disc count decides) are normal ends; ``RESIGN`` is a human giving
+    up (``resign``, ``quit`` or the end of its input); every other value except
+    ``INTERRUPTED`` means one engine was at fault and lost.  ``INTERRUPTED``
+    games (Ctrl-C, SIGTERM, SPRT stop) are never recorded as results.
+    ``ABANDONED`` games (a cluster game whose worker died on every try, or
+    where the referee failed) are recorded but neither scored nor taken as
+    played: ``--resume`` plays them again.
+    """
+
+    LINE = "line"
+    FULL_BOARD = "full_board"
+    DISCS = "discs"
+    ILLEGAL_MOVE = "illegal_move"
+    BAD_OUTPUT = "bad_output"
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    START_FAILED = "start_failed"
+    RESIGN = "resign"
+    INTERRUPTED = "interrupted"
+    ABANDONED = "abandoned"
+
+
+#: The ends of a game played out under its rules (no one at fault).
+NORMAL = frozenset({Termination.LINE, Termination.FULL_BOARD, Termination.DISCS})
+
+#: Terminations where the side at fault loses.
+FAULTS = frozenset({
+    Termination.ILLEGAL_MOVE, Termination.BAD_OUTPUT, Termination.TIMEOUT,
+    Termination.CRASH, Termination.START_FAILED,
+})

@@ -1,0 +1,173 @@
+"""A match: a series of games between two engines, played, recorded and summed up as they end.
+
+:func:`run_match` puts the pieces together: the :class:`~referee.match.schedule.Schedule`
+(which games, openings and colours; ``--resume``), a runner
+(:mod:`referee.match.runner`: games on threads here, or on a Dask cluster), the
+:class:`~referee.match.view.MatchView` (what is printed) and the records
+(:mod:`referee.match.records`).  Finished games are handled on the calling thread in
+the order they end: records written, ``results.jsonl`` appended and flushed, the
+tally and the SPRT updated.  Every game uses fresh engine processes.  A person who
+types ``quit`` (or ends the input) resigns the game being played, which is
+recorded; no further game starts.
+
+Start check: before the first game each engine command is started once, as a
+game starts it (Gomocup: spawn, ``START`` with the match's board answered ``OK``
+within ``start_ms``, ``ABOUT``; NBoard: ``nboard 2``, ``set game``, ``ping``
+answered ``pong``), then ended.  One that cannot start fails the whole match with
+a :class:`~referee.errors.MatchError` naming it, before any game is played: a
+missing program or a refused board size would otherwise lose every game by
+``start_failed`` and still print an Elo.  An engine that passes the check but
+fails later gets per-game verdicts as usual.  On a cluster the check runs on
+every worker.
+
+Interruption: on ``KeyboardInterrupt`` (Ctrl-C, or SIGTERM turned into one by the
+CLI) the stop event is set, every engine process group is killed and reaped,
+running games end as ``interrupted`` and are not recorded, so ``--resume``
+replays exactly them.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+from typing import IO, Callable
+
+from referee.errors import MatchError
+from referee.games import rules_for
+from referee.games.verdicts import Termination
+from referee.match.records import append_result, write_game_files, write_match_file
+from referee.match.runner import Runner, open_runner
+from referee.match.schedule import Schedule
+from referee.match.settings import RESULTS_FILE, MatchOutcome, MatchSettings
+from referee.match.stats import Tally
+from referee.match.view import MatchView, display_mode
+from referee.play.job import GameHooks, GameJob, PlayedGame
+from referee.seats.factory import EngineSpec, ProcessRegistry
+
+__all__ = ["run_match"]
+
+TAGS = ("engine1", "engine2")
+
+
+def run_match(
+    spec1: EngineSpec,
+    spec2: EngineSpec,
+    settings: MatchSettings,
+    *,
+    out: IO[str] | None = None,
+    input_fn: Callable[[str], str] = input,
+    stop: threading.Event | None = None,
+    registry: ProcessRegistry | None = None,
+) -> MatchOutcome:
+    """Play the match; return its outcome.  Engine processes are always reaped before returning."""
+    match = _Match((spec1, spec2), settings, out if out is not None else sys.stdout, input_fn,
+                   stop if stop is not None else threading.Event(),
+                   registry if registry is not None else ProcessRegistry())
+    return match.run()
+
+
+class _Match:
+    """One run of :func:`run_match`: its schedule, outcome, view and runner."""
+
+    def __init__(self, specs: tuple[EngineSpec, EngineSpec], settings: MatchSettings, out: IO[str],
+                 input_fn: Callable[[str], str], stop: threading.Event, registry: ProcessRegistry) -> None:
+        self.specs = specs
+        self.schedule = Schedule(specs, settings)
+        self.settings = settings = self.schedule.settings
+        self.rules = rules_for(settings.config)
+        self.stop = stop
+        self.registry = registry
+        self.input_fn = input_fn
+        self.human = any(s.is_human for s in specs)
+        labels = tuple(s.label if s.is_human else tag for s, tag in zip(specs, TAGS))
+        self.outcome = MatchOutcome(Tally(), name1=specs[0].label, name2=specs[1].label, settings=settings,
+                                    labels=labels)  # type: ignore[arg-type]
+        self.workers = 1 if self.human else max(1, settings.concurrency)
+        self.view = MatchView(out, display_mode(settings, self.workers), self.rules, settings, self.outcome.labels)
+        #: Per engine: wait for its name after each start (False once it did not give one).
+        self.about_wait = [True, True]
+        self.runner: Runner | None = None
+
+    def run(self) -> MatchOutcome:
+        settings, outcome = self.settings, self.outcome
+        out_dir = Path(settings.out_dir) if settings.out_dir else None
+        made_out_dir = out_dir is not None and not out_dir.exists()
+        if out_dir is not None:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        for r in self.schedule.prior.values():
+            outcome.count(r)
+        todo = [] if self._sprt_decided() else self.schedule.todo  # a resumed match may have decided
+        try:
+            if todo:
+                self._start()
+                self.runner.play(todo, self._job, self._finish, stop=self.stop, out_dir=settings.out_dir)
+        except KeyboardInterrupt:
+            outcome.interrupted = True
+            self.stop.set()
+        except BaseException:
+            self.stop.set()  # the games still being played end now
+            raise
+        finally:
+            self.registry.kill_all()
+            if self.runner is not None:
+                self.runner.close()
+            if out_dir is not None:  # interrupted too: the games played so far, in one file
+                write_match_file(out_dir, self.rules.game_type, RESULTS_FILE)
+                if made_out_dir and not any(out_dir.iterdir()):
+                    out_dir.rmdir()  # a match that failed to start leaves no empty folder
+        outcome.interrupted = outcome.interrupted or self.stop.is_set()
+        return outcome
+
+    def _start(self) -> None:
+        """Open the runner, check the engines start, print the banner."""
+        if self.settings.cluster and self.human:
+            raise MatchError("a human plays at this terminal, not on a cluster: leave out --cluster")
+        self.runner = open_runner(self.settings.cluster, self.workers, self.registry, self._hooks)
+        checked = self.runner.check_engines(dict(zip(TAGS, self.specs)), self.settings.config, self.settings.tc,
+                                            stop=self.stop)
+        names = [s.label for s in self.specs]
+        for i, tag in enumerate(TAGS):
+            if tag in checked:
+                names[i] = checked[tag].name  # what ABOUT said
+                # the check waited for ABOUT already: the games need not
+                self.about_wait[i] = self.about_wait[i] and checked[tag].about_answered
+        self.view.banner((names[0], names[1]))
+
+    def _job(self, game: int) -> GameJob:
+        return self.schedule.job(game, (self.about_wait[0], self.about_wait[1]))
+
+    def _hooks(self, job: GameJob) -> GameHooks:
+        """What a local game gets: the terminal, the display's callbacks, the registry, the log folder."""
+        view = self.view
+        specs = self.specs if job.first == 1 else self.specs[::-1]
+        humans = frozenset(c for c, spec in zip((1, 2), specs) if spec.is_human)
+        return GameHooks(
+            input_fn=self.input_fn, output=view.out, show_board=view.mode != "board",
+            on_start=(lambda names: view.game_started(job.game, names)) if view.per_move else None,
+            on_move=(lambda ev: view.move(ev, humans)) if view.per_move else None,
+            registry=self.registry, log_dir=self.settings.out_dir if self.settings.log_io else None)
+
+    def _finish(self, played: PlayedGame) -> bool:
+        """Record one finished game; True when the match should start no further game."""
+        r = played.result
+        if r.termination == Termination.INTERRUPTED.value:
+            return True
+        for i in (0, 1):
+            self.about_wait[i] = self.about_wait[i] and played.about_answered[i]
+        if self.settings.out_dir:
+            write_game_files(self.settings.out_dir, r)
+            append_result(Path(self.settings.out_dir) / RESULTS_FILE, r)
+        self.outcome.count(r)
+        self.view.game_ended(r, self.outcome, self.runner.progress() if self.runner is not None else {})
+        if played.ended_by is not None:
+            self.outcome.ended_by = played.ended_by  # this game is recorded; no other starts
+            return True
+        return self._sprt_decided()
+
+    def _sprt_decided(self) -> bool:
+        sprt, t = self.settings.sprt, self.outcome.tally
+        if sprt is None or not t.games:
+            return False
+        self.outcome.sprt_decision = sprt.state(t.wins, t.draws, t.losses).decision
+        return self.outcome.sprt_decision is not None

@@ -1,0 +1,83 @@
+"""The schedule of a match: which games are still to play, from which opening, with which colours.
+
+Game ``g`` (1-based) is played with engine1 as the first colour when ``g`` is odd
+(``first=2`` flips this); games ``2j-1`` and ``2j`` share one opening with colours
+swapped; random openings are drawn from the match's seed and the game number
+alone, so a seed repeats a match and a resumed match keeps its openings (an unset
+seed is drawn at random, or taken from the resumed match's records, where every
+game keeps it).  A resumed match plays only the games its records lack.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from pathlib import Path
+
+from referee.errors import MatchError
+from referee.games import rules_for
+from referee.games.verdicts import Termination
+from referee.match.records import read_results, result_from_json
+from referee.match.settings import RESULTS_FILE, MatchSettings
+from referee.play.game import GameResult
+from referee.play.job import GameJob
+from referee.seats.spec import EngineSpec
+
+__all__ = ["Schedule"]
+
+
+class Schedule:
+    """The games of a match between ``specs`` under ``settings``, its records read and its seed fixed.
+
+    :attr:`settings` are the settings with the seed resolved; :attr:`prior` the games
+    already recorded (``--resume``), by number; :attr:`todo` the numbers still to play.
+    """
+
+    def __init__(self, specs: tuple[EngineSpec, EngineSpec], settings: MatchSettings) -> None:
+        self.specs = specs
+        prior = _prior_results(settings)
+        self.settings = _resolve_seed(settings, prior)
+        self.prior = {g: r for g, r in sorted(prior.items()) if g <= settings.games}
+        self.todo = [g for g in range(1, settings.games + 1) if g not in prior]
+
+    def job(self, game: int, about_wait: tuple[bool, bool] = (True, True)) -> GameJob:
+        """Game ``game`` as a job (``about_wait[i]``: wait for engine i's name after its start)."""
+        s = self.settings
+        return GameJob(game=game, specs=self.specs, first=s.first_of(game), config=s.config, tc=s.tc,
+                       opening=tuple(s.opening_of(game)), seed=s.seed if s.random_openings else None,
+                       about_wait=about_wait, log_io=s.log_io and s.out_dir is not None)
+
+
+def _prior_results(settings: MatchSettings) -> dict[int, GameResult]:
+    """The finished games recorded in ``--out DIR`` (a MatchError when there are some without ``--resume``)."""
+    if not settings.out_dir:
+        return {}
+    path = Path(settings.out_dir) / RESULTS_FILE
+    prior = read_results(path)
+    if prior and not settings.resume:
+        raise MatchError(f"{path} already holds {len(prior)} games: use --resume, or another --out")
+    rules = rules_for(settings.config)
+    out = {}
+    for obj in prior:
+        if rules.record_key(obj) != rules.current_key():
+            raise MatchError(f"{path}: game {obj['game']} was played with other game or board settings")
+        if obj.get("termination") not in (Termination.INTERRUPTED.value, Termination.ABANDONED.value):
+            out[obj["game"]] = result_from_json(obj)
+    return out
+
+
+def _resolve_seed(settings: MatchSettings, prior: dict[int, GameResult]) -> MatchSettings:
+    """Fix the random openings' seed: the given one, a resumed match's, or a new random one."""
+    if not settings.random_openings:
+        return settings
+    recorded = {r.seed for r in prior.values() if r.seed is not None}
+    if settings.seed is not None:
+        if recorded and recorded != {settings.seed}:
+            raise MatchError(f"the games in {settings.out_dir} were played with --seed {min(recorded)}: "
+                             f"resume with that seed, or without --seed")
+        return settings
+    if len(recorded) > 1:
+        raise MatchError(f"the games in {settings.out_dir} were played with several seeds: give --seed")
+    # A short seed is easy to type back; a million openings sequences are plenty.
+    seed = recorded.pop() if recorded else random.SystemRandom().randrange(1, 1_000_000)
+    return dataclasses.replace(settings, seed=seed)

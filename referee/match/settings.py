@@ -1,0 +1,97 @@
+"""What defines a match apart from its two engines, and what a match leaves: the outcome."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.mnk.rules import GameConfig
+from referee.games import rules_for
+from referee.games.clock import TimeControl
+from referee.games.verdicts import Termination
+from referee.games.openings import describe_openings, opening_for_game, plies_bounds
+from referee.match.stats import Sprt, Tally
+from referee.play.game import GameResult
+
+__all__ = ["MatchSettings", "MatchOutcome", "RESULTS_FILE"]
+
+#: The file of ``--out DIR`` that holds one line a finished game (what ``--resume`` reads).
+RESULTS_FILE = "results.jsonl"
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    """Everything that defines a match apart from the two engines."""
+
+    #: The game: an m,n,k ``GameConfig`` or a ``ReversiConfig``.
+    config: Any = GameConfig()
+    tc: TimeControl = TimeControl()
+    games: int = 2
+    first: int = 1
+    openings: tuple[tuple[int, ...], ...] = ()
+    random_plies: int | tuple[int, int] = 0  # a count, or (lo, hi): a count per pair
+    #: Seed of the random openings; ``None``: :func:`run_match` takes the one recorded in a
+    #: resumed match, or draws one (printed and recorded, so that ``seed=`` repeats the match).
+    seed: int | None = None
+    concurrency: int = 1
+    out_dir: str | None = None
+    resume: bool = False
+    log_io: bool = False
+    quiet: bool = False  # the same as display="none"
+    sprt: Sprt | None = None
+    #: What is printed as games go: one of :data:`referee.match.output.DISPLAYS`.
+    display: str = "moves"
+    #: ``local:N`` or a Dask scheduler's address: the games are played there (see
+    #: :mod:`referee.cluster.farm`); ``None``: here, ``concurrency`` at a time.
+    cluster: str | None = None
+
+    @property
+    def shown(self) -> str:
+        """The display in effect (``quiet`` wins)."""
+        return "none" if self.quiet else self.display
+
+    def first_of(self, game: int) -> int:
+        """Which engine (1 or 2) plays X in game number ``game``."""
+        engine1_x = (game % 2 == 1) == (self.first == 1)
+        return 1 if engine1_x else 2
+
+    @property
+    def random_openings(self) -> bool:
+        """True when games start from random stones (so the seed matters)."""
+        return not self.openings and plies_bounds(self.random_plies)[1] > 0
+
+    def opening_of(self, game: int) -> list[int]:
+        """The opening stones of game number ``game`` (a seed of ``None`` counts as 0 here)."""
+        return opening_for_game(game, [list(o) for o in self.openings] or None,
+                                self.random_plies, self.config, self.seed or 0)
+
+    def openings_text(self) -> str:
+        """How the games of this match start, in one line (the seed included)."""
+        return describe_openings(len(self.openings), self.random_plies, self.seed,
+                                 rules_for(self.config).opening_unit)
+
+
+@dataclass
+class MatchOutcome:
+    """The results of a match (resumed games included) and why it stopped."""
+
+    tally: Tally
+    results: list[GameResult] = field(default_factory=list)
+    name1: str = "engine1"
+    name2: str = "engine2"
+    interrupted: bool = False
+    sprt_decision: str | None = None
+    #: The settings the match ran with (the seed resolved).
+    settings: MatchSettings | None = None
+    #: How engine1 and engine2 are called in text: ``engine1``/``engine2``, or a human's name.
+    labels: tuple[str, str] = ("engine1", "engine2")
+    #: The name of the human who ended the match (``quit`` or end of input), if one did.
+    ended_by: str | None = None
+
+    def count(self, r: GameResult) -> None:
+        """Add a finished game (an abandoned one is kept but not scored: no one played it)."""
+        if not self.results:
+            self.name1, self.name2 = r.engine1, r.engine2
+        self.results.append(r)
+        if r.termination != Termination.ABANDONED.value:
+            self.tally.add(r.score1, r.first == 1)
