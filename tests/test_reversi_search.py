@@ -154,7 +154,7 @@ def test_searcher_plays_a_legal_move_reproducibly():
     state = ReversiState()
     for m in ("f5", "d6", "c3"):
         state.apply(sq(m))
-    options = ReversiOptions(playouts_per_leaf=4)
+    options = ReversiOptions(leaves="playouts", playouts_per_leaf=4)
     results = [ReversiEngine(8, options, seed=7).search(state, Limits(nodes=300)) for _ in range(2)]
     assert results[0].move in state.legal_moves()
     assert results[0].move == results[1].move and results[0].playouts == results[1].playouts == 300 * 4
@@ -162,7 +162,7 @@ def test_searcher_plays_a_legal_move_reproducibly():
 
 
 def test_searcher_reuses_its_tree_along_a_game():
-    searcher = ReversiEngine(8, ReversiOptions(playouts_per_leaf=4), seed=3)
+    searcher = ReversiEngine(8, ReversiOptions(leaves="playouts", playouts_per_leaf=4), seed=3)
     state = ReversiState()
     searcher.search(state, Limits(nodes=200))
     state.apply(state.legal_moves()[0])
@@ -198,8 +198,8 @@ def test_ranked_moves_of_a_midgame_come_from_the_tree_with_the_played_move_first
     state = ReversiState()
     for m in ("f5", "d6", "c3"):
         state.apply(sq(m))
-    ranked = ReversiEngine(8, ReversiOptions(playouts_per_leaf=4), seed=7).rank_moves(state, Limits(nodes=300))
-    played = ReversiEngine(8, ReversiOptions(playouts_per_leaf=4), seed=7).search(state, Limits(nodes=300))
+    ranked = ReversiEngine(8, ReversiOptions(leaves="playouts", playouts_per_leaf=4), seed=7).rank_moves(state, Limits(nodes=300))
+    played = ReversiEngine(8, ReversiOptions(leaves="playouts", playouts_per_leaf=4), seed=7).search(state, Limits(nodes=300))
     assert ranked[0].move == played.move and ranked[0].pv == played.pv and ranked[0].depth == played.depth
     assert sorted(r.move for r in ranked) == sorted(state.legal_moves())
     assert sum(r.visits for r in ranked) == 300 * 4
@@ -219,7 +219,7 @@ def test_searcher_rejects_finished_games_and_other_sizes():
 def test_tree_proofs_without_the_oracle_are_exact_on_4x4():
     """MCTS-Solver alone (terminal positions only) proves the 4x4 game lost for black,
     and every node it proved has its brute-force value."""
-    searcher = ReversiEngine(4, ReversiOptions(solver=False, playouts_per_leaf=4), seed=1)
+    searcher = ReversiEngine(4, ReversiOptions(solver=False, leaves="playouts", playouts_per_leaf=4), seed=1)
     start = ReversiState(4)
     result = searcher.search(start, Limits(nodes=20_000))
     assert result.proven == "loss"
@@ -248,7 +248,7 @@ def test_search_with_the_oracle_proves_a_6x6_endgame():
             s.apply(rng.choice(s.legal_moves()))
         if not s.is_terminal():
             break
-    options = ReversiOptions(tree_empties=10, root_empties=0, playouts_per_leaf=4)
+    options = ReversiOptions(tree_empties=10, root_empties=0, leaves="playouts", playouts_per_leaf=4)
     searcher = ReversiEngine(6, options, seed=2)
     result = searcher.search(s, Limits(nodes=20_000))
     assert result.proven is not None

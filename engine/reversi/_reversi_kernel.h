@@ -217,6 +217,8 @@ typedef struct {
     KFN(tt_entry) *tt;    /* NULL: no table */
     uint64_t tt_mask;
     int tt_min;           /* store and probe only with at least this many empties */
+    const EvalW *ev;      /* NULL: order by mobility only */
+    int ev_min;           /* order by the evaluation with at least this many empties */
 } KFN(ctx);
 
 static inline int KFN(tick)(KFN(ctx) *c) {
@@ -277,7 +279,11 @@ static inline uint64_t KFN(hash)(BB P, BB O) { return B_HASH(P, O); }
 static int KFN(deep)(KFN(ctx) *c, BB P, BB O, int alpha, int beta, int e);
 
 /* The moves of P in search order, with their flips; returns how many. */
-static int KFN(order)(KFN(ctx) *c, BB P, BB O, BB m, int tt_best, int *sqs, BB *fl) {
+#ifdef KEVAL
+static inline int KFN(eval)(const EvalW *ev, BB P, BB O);
+#endif
+
+static int KFN(order)(KFN(ctx) *c, BB P, BB O, BB m, int tt_best, int *sqs, BB *fl, int e) {
     int keys[KMAXMOVES];
     int n = 0;
     while (B_NZ(m)) {
@@ -290,6 +296,12 @@ static int KFN(order)(KFN(ctx) *c, BB P, BB O, BB m, int tt_best, int *sqs, BB *
         /* fewest replies first; a corner reply costs the opponent 2 moves more. */
         int key = 16 * (B_POP(om) + 2 * B_POP(B_AND(om, c->corners)));
         if (B_NZ(B_AND(x, c->corners))) key -= 24;
+#ifdef KEVAL
+        /* far from the end the evaluation knows better than the reply count alone */
+        if (c->ev && e >= c->ev_min) key += KFN(eval)(c->ev, no, np) / EV_ORDER_DIV;
+#else
+        (void)e;
+#endif
         if (sq == tt_best) key = -100000;
         int i = n++;
         while (i > 0 && keys[i - 1] > key) {
@@ -332,7 +344,7 @@ static int KFN(children)(KFN(ctx) *c, BB P, BB O, BB m, int tt_best, int alpha, 
                          int *best_sq) {
     int sqs[KMAXMOVES];
     BB fl[KMAXMOVES];
-    int n = KFN(order)(c, P, O, m, tt_best, sqs, fl);
+    int n = KFN(order)(c, P, O, m, tt_best, sqs, fl, e);
     int best = -1000;
     *best_sq = n ? sqs[0] : -1;
     for (int i = 0; i < n; i++) {
@@ -417,3 +429,90 @@ static int KFN(root)(KFN(ctx) *c, BB P, BB O, int alpha, int beta, int *best_mov
     if (c->aborted) return 0;
     return best;
 }
+
+/* The exact value by null-window searches that close in on it from `guess` (MTD(f)): each
+ * pass only asks "at least b?", far cheaper than a full window, and the transposition
+ * table keeps what every pass learnt.  Without a table, one full-window search. */
+static int KFN(exact)(KFN(ctx) *c, BB P, BB O, int guess, int *best_move) {
+    if (!c->tt) return KFN(root)(c, P, O, -1000, 1000, best_move);
+    int lo = -1000, hi = 1000, g = guess, mv = -1;
+    *best_move = -1;
+    while (lo < hi) {
+        int b = g == lo ? g + 1 : g;
+        int v = KFN(root)(c, P, O, b - 1, b, &mv);
+        if (c->aborted) return 0;
+        if (v < b) {
+            hi = v;
+        } else {
+            lo = v;
+            *best_move = mv; /* a move reaching at least v: the best once lo == hi */
+        }
+        g = v;
+    }
+    return lo;
+}
+
+#ifdef KEVAL
+/* ----------------------------------------------------------------------------------- */
+/* The pattern evaluation (8x8 only: the full 64-bit board), and a fixed-depth search on it. */
+
+/* The evaluation of P to move, in 1/EV_SCALE discs; a finished game is its exact result. */
+static inline int KFN(eval)(const EvalW *ev, BB P, BB O) {
+    int mp = B_POP(KFN(moves)(P, O, ~0ULL)), mo = B_POP(KFN(moves)(O, P, ~0ULL));
+    if (mp == 0 && mo == 0) return EV_SCALE * KFN(final)(P, O, 64);
+    return ev_sum(ev, P, O, mp, mo);
+}
+
+typedef struct {
+    const EvalW *ev;
+    uint64_t nodes;
+} KFN(mid_ctx);
+
+/* Negamax alpha-beta to `depth` plies (a pass is not a ply), the evaluation at the leaves;
+ * the value for P in 1/EV_SCALE discs, the best square in *best (-2 a pass, -1 game over).
+ * Moves are searched in the order of their evaluations when 2 or more plies remain. */
+static int KFN(mid)(KFN(mid_ctx) *c, BB P, BB O, int alpha, int beta, int depth, int *best) {
+    c->nodes++;
+    *best = -1;
+    if (depth <= 0) return KFN(eval)(c->ev, P, O);
+    BB m = KFN(moves)(P, O, ~0ULL);
+    int dummy;
+    if (!B_NZ(m)) {
+        if (!B_NZ(KFN(moves)(O, P, ~0ULL))) return EV_SCALE * KFN(final)(P, O, 64);
+        *best = -2;
+        return -KFN(mid)(c, O, P, -beta, -alpha, depth, &dummy);
+    }
+    int sqs[KMAXMOVES], keys[KMAXMOVES];
+    BB fl[KMAXMOVES];
+    int n = 0;
+    while (B_NZ(m)) {
+        int sq = B_LOWIDX(m);
+        m = B_CLEARLOW(m);
+        BB x = B_BIT(sq);
+        BB f = KFN(flips)(P, O, x);
+        int key = depth >= 2 ? KFN(eval)(c->ev, B_XOR(O, f), B_OR(P, B_OR(f, x))) : 0;
+        int i = n++;
+        while (i > 0 && keys[i - 1] > key) { /* stable: equal keys keep square order */
+            keys[i] = keys[i - 1];
+            sqs[i] = sqs[i - 1];
+            fl[i] = fl[i - 1];
+            i--;
+        }
+        keys[i] = key;
+        sqs[i] = sq;
+        fl[i] = f;
+    }
+    int bestv = -1000000;
+    for (int i = 0; i < n; i++) {
+        BB x = B_BIT(sqs[i]);
+        int a = alpha > bestv ? alpha : bestv;
+        int v = -KFN(mid)(c, B_XOR(O, fl[i]), B_OR(P, B_OR(fl[i], x)), -beta, -a, depth - 1, &dummy);
+        if (v > bestv) {
+            bestv = v;
+            *best = sqs[i];
+            if (v >= beta) break;
+        }
+    }
+    return bestv;
+}
+#endif

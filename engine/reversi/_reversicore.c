@@ -44,6 +44,11 @@ static inline uint64_t mix64(uint64_t a, uint64_t b) {
     return h ^ (h >> 29);
 }
 
+#include "_reversi_eval.h"
+
+/* The solver orders moves by reply count (16 a reply) plus the evaluation over this (8 a disc). */
+#define EV_ORDER_DIV 16
+
 /* ----------------------------------------------------------------------------------- */
 /* One uint64_t: boards up to 8x8. */
 
@@ -65,6 +70,7 @@ static inline uint64_t mix64(uint64_t a, uint64_t b) {
 #define B_HMASK 0x7E7E7E7E7E7E7E7EULL
 #define B_HASH(p, o) mix64(p, o)
 
+#define KEVAL 1
 #define KFN(x) k64_##x
 static inline int k64_kth(uint64_t m, int k) {
     while (k-- > 0) m &= m - 1;
@@ -87,6 +93,7 @@ static inline int k64p_kth(uint64_t m, int k) {
 #pragma GCC pop_options
 #endif
 
+#undef KEVAL
 #undef BB
 #undef STRIDE
 #undef B_ZERO
@@ -512,6 +519,11 @@ static PyObject *py_playouts_many(PyObject *self, PyObject *args) {
     return list;
 }
 
+#define EVAL_CAPSULE "engine.reversi._reversicore.EvalW"
+static const EvalW *get_eval(PyObject *obj);
+/* The solver orders by the evaluation from this many empties (fewer: reply count only). */
+#define EV_ORDER_MIN 10
+
 /* Solver set-up shared by both representations. */
 #define SOLVE_SETUP(PFX, VALID)                                                     \
     PFX##_ctx c;                                                                    \
@@ -521,20 +533,29 @@ static PyObject *py_playouts_many(PyObject *self, PyObject *args) {
     c.shallow = shallow;                                                            \
     c.max_nodes = max_nodes ? max_nodes : UINT64_MAX;                               \
     c.deadline = deadline;                                                          \
-    c.tt_min = tt_min;
+    c.tt_min = tt_min;                                                              \
+    c.ev = ev;                                                                      \
+    c.ev_min = ev_min;
 
 static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"n", "black", "white", "to_move", "exact", "max_nodes", "deadline",
-                             "tt_bits", "shallow", NULL};
-    int n, to_move, exact = 1, tt_bits = -1, shallow = 6;
+                             "tt_bits", "shallow", "ev", "ev_min", "guess", NULL};
+    int n, to_move, exact = 1, tt_bits = -1, shallow = 6, ev_min = EV_ORDER_MIN, guess = 0;
     unsigned long long max_nodes = 0;
     double deadline = 0.0;
-    PyObject *black, *white;
+    PyObject *black, *white, *evobj = Py_None;
     Pos pos;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOi|pKdii", kwlist, &n, &black, &white, &to_move,
-                                     &exact, &max_nodes, &deadline, &tt_bits, &shallow))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOi|pKdiiOii", kwlist, &n, &black, &white, &to_move,
+                                     &exact, &max_nodes, &deadline, &tt_bits, &shallow, &evobj, &ev_min,
+                                     &guess))
         return NULL;
     if (read_pos(n, black, white, to_move, &pos) < 0) return NULL;
+    const EvalW *ev = NULL;
+    if (evobj != Py_None) {
+        ev = get_eval(evobj);
+        if (!ev) return NULL;
+        if (n != 8) ev = NULL; /* the evaluation is for 8x8 only */
+    }
     if (shallow < 1 || shallow > 12) shallow = 6;
     int empties;
     if (pos.wide)
@@ -574,7 +595,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwds) {
                             b256_or(b256_bit((n - 1) * 16), b256_bit((n - 1) * 16 + n - 1)));
         c.tt = tt;
         c.tt_mask = tt ? ((uint64_t)1 << tt_bits) - 1 : 0;
-        value = k256_root(&c, pos.p256, pos.o256, alpha, beta, &best);
+        value = exact ? k256_exact(&c, pos.p256, pos.o256, guess, &best) : k256_root(&c, pos.p256, pos.o256, alpha, beta, &best);
         nodes = c.nodes;
         aborted = c.aborted;
     } else {
@@ -590,7 +611,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwds) {
             c.corners = corners;
             c.tt = tt;
             c.tt_mask = tt ? ((uint64_t)1 << tt_bits) - 1 : 0;
-            value = k64p_root(&c, pos.p64, pos.o64, alpha, beta, &best);
+            value = exact ? k64p_exact(&c, pos.p64, pos.o64, guess, &best) : k64p_root(&c, pos.p64, pos.o64, alpha, beta, &best);
             nodes = c.nodes;
             aborted = c.aborted;
         } else
@@ -601,7 +622,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwds) {
             c.corners = corners;
             c.tt = tt;
             c.tt_mask = tt ? ((uint64_t)1 << tt_bits) - 1 : 0;
-            value = k64_root(&c, pos.p64, pos.o64, alpha, beta, &best);
+            value = exact ? k64_exact(&c, pos.p64, pos.o64, guess, &best) : k64_root(&c, pos.p64, pos.o64, alpha, beta, &best);
             nodes = c.nodes;
             aborted = c.aborted;
         }
@@ -612,6 +633,227 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwds) {
     if (!exact && !aborted) value = value > 0 ? 1 : value < 0 ? -1 : 0;
     return Py_BuildValue("iiKO", aborted ? 0 : value, aborted ? -1 : move, (unsigned long long)nodes,
                          aborted ? Py_False : Py_True);
+}
+
+/* ----------------------------------------------------------------------------------- */
+/* The pattern evaluation: weights in a capsule, evaluation, fixed-depth search. */
+
+static void eval_free(PyObject *cap) {
+    EvalW *e = PyCapsule_GetPointer(cap, EVAL_CAPSULE);
+    if (e) {
+        free(e->w);
+        free(e);
+    }
+}
+
+static const EvalW *get_eval(PyObject *obj) {
+    return PyCapsule_GetPointer(obj, EVAL_CAPSULE);
+}
+
+static PyObject *py_eval_load(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    int phases, size, width;
+    PyObject *inst;
+    if (!PyArg_ParseTuple(args, "y*iiiO", &buf, &phases, &size, &width, &inst)) return NULL;
+    PyObject *seq = PySequence_Fast(inst, "instances must be a sequence of (offset, squares)");
+    if (!seq) {
+        PyBuffer_Release(&buf);
+        return NULL;
+    }
+    EvalW *e = calloc(1, sizeof(EvalW));
+    Py_ssize_t ni = PySequence_Fast_GET_SIZE(seq);
+    int ok = e != NULL && phases > 0 && size > 3 && width > 0 && ni <= EV_MAXINST &&
+             buf.len == (Py_ssize_t)phases * size * (Py_ssize_t)sizeof(int16_t);
+    if (ok) {
+        e->phases = phases;
+        e->size = size;
+        e->width = width;
+        e->ninst = (int)ni;
+        for (Py_ssize_t k = 0; k < ni && ok; k++) {
+            PyObject *sq;
+            int off;
+            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, k), "iO", &off, &sq)) { ok = 0; break; }
+            PyObject *sqs = PySequence_Fast(sq, "squares must be a sequence");
+            if (!sqs) { ok = 0; break; }
+            Py_ssize_t len = PySequence_Fast_GET_SIZE(sqs);
+            int pw = 1;
+            for (Py_ssize_t j = 0; j < len; j++) pw *= 3;
+            ok = len <= EV_MAXLEN && off >= 0 && off + pw <= size - 3;
+            for (Py_ssize_t j = 0; j < len && ok; j++) {
+                long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(sqs, j));
+                ok = v >= 0 && v < 64;
+                e->sq[k][j] = (int8_t)v;
+            }
+            e->off[k] = off;
+            e->len[k] = (int)len;
+            Py_DECREF(sqs);
+        }
+    }
+    if (ok) {
+        e->w = malloc((size_t)buf.len);
+        ok = e->w != NULL;
+        if (ok) memcpy(e->w, buf.buf, (size_t)buf.len);
+    }
+    PyBuffer_Release(&buf);
+    Py_DECREF(seq);
+    if (!ok) {
+        if (e) free(e->w);
+        free(e);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "weights and instances do not fit");
+        return NULL;
+    }
+    PyObject *cap = PyCapsule_New(e, EVAL_CAPSULE, eval_free);
+    if (!cap) {
+        free(e->w);
+        free(e);
+    }
+    return cap;
+}
+
+static int read64(PyObject *v, uint64_t *out) {
+    unsigned long long x = PyLong_AsUnsignedLongLong(v);
+    if (x == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *out = x;
+    return 0;
+}
+
+#ifdef HAVE_POPCNT_BUILD
+#define EV_CALL(fn, ...) (use_popcnt ? k64p_##fn(__VA_ARGS__) : k64_##fn(__VA_ARGS__))
+#else
+#define EV_CALL(fn, ...) k64_##fn(__VA_ARGS__)
+#endif
+
+static int ev_search(const EvalW *ev, uint64_t P, uint64_t O, int depth, int *best, uint64_t *nodes) {
+    int v;
+#ifdef HAVE_POPCNT_BUILD
+    if (use_popcnt) {
+        k64p_mid_ctx c = {ev, 0};
+        v = k64p_mid(&c, P, O, -1000000, 1000000, depth, best);
+        *nodes += c.nodes;
+        return v;
+    }
+#endif
+    k64_mid_ctx c = {ev, 0};
+    v = k64_mid(&c, P, O, -1000000, 1000000, depth, best);
+    *nodes += c.nodes;
+    return v;
+}
+
+static PyObject *py_evaluate(PyObject *self, PyObject *args) {
+    PyObject *cap, *po, *oo;
+    uint64_t P, O;
+    if (!PyArg_ParseTuple(args, "OOO", &cap, &po, &oo)) return NULL;
+    const EvalW *ev = get_eval(cap);
+    if (!ev || read64(po, &P) < 0 || read64(oo, &O) < 0) return NULL;
+    return PyLong_FromLong(EV_CALL(eval, ev, P, O));
+}
+
+static PyObject *py_eval_search(PyObject *self, PyObject *args) {
+    PyObject *cap, *po, *oo;
+    uint64_t P, O, nodes = 0;
+    int depth, best = -1, v;
+    if (!PyArg_ParseTuple(args, "OOOi", &cap, &po, &oo, &depth)) return NULL;
+    const EvalW *ev = get_eval(cap);
+    if (!ev || read64(po, &P) < 0 || read64(oo, &O) < 0) return NULL;
+    if (depth < 0 || depth > 20) {
+        PyErr_SetString(PyExc_ValueError, "depth must be 0..20");
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    v = ev_search(ev, P, O, depth, &best, &nodes);
+    Py_END_ALLOW_THREADS
+    return Py_BuildValue("iiK", v, best == -2 ? 64 : best, (unsigned long long)nodes);
+}
+
+/* Values of many leaves (black, white, to_move), each for its side to move, searched to
+ * `depth` plies (0: the evaluation itself). */
+static PyObject *py_eval_leaves(PyObject *self, PyObject *args) {
+    PyObject *cap, *leaves;
+    int depth;
+    if (!PyArg_ParseTuple(args, "OOi", &cap, &leaves, &depth)) return NULL;
+    const EvalW *ev = get_eval(cap);
+    if (!ev) return NULL;
+    if (depth < 0 || depth > 20) {
+        PyErr_SetString(PyExc_ValueError, "depth must be 0..20");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(leaves, "leaves must be a sequence of (black, white, to_move)");
+    if (!seq) return NULL;
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(seq);
+    uint64_t *pp = malloc(sizeof(uint64_t) * 2 * (size_t)(m + 1));
+    int *val = malloc(sizeof(int) * (size_t)(m + 1));
+    if (!pp || !val) {
+        free(pp);
+        free(val);
+        Py_DECREF(seq);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < m; i++) {
+        PyObject *b, *w;
+        int tm;
+        uint64_t B, W;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "OOi", &b, &w, &tm) || read64(b, &B) < 0 ||
+            read64(w, &W) < 0) {
+            free(pp);
+            free(val);
+            Py_DECREF(seq);
+            return NULL;
+        }
+        pp[2 * i] = tm == 1 ? B : W;
+        pp[2 * i + 1] = tm == 1 ? W : B;
+    }
+    Py_DECREF(seq);
+    uint64_t nodes = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < m; i++) {
+        int best;
+        val[i] = depth == 0 ? EV_CALL(eval, ev, pp[2 * i], pp[2 * i + 1])
+                            : ev_search(ev, pp[2 * i], pp[2 * i + 1], depth, &best, &nodes);
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *list = PyList_New(m);
+    if (list) {
+        for (Py_ssize_t i = 0; i < m; i++) {
+            PyObject *v = PyLong_FromLong(val[i]);
+            if (!v) { Py_CLEAR(list); break; }
+            PyList_SET_ITEM(list, i, v);
+        }
+    }
+    free(pp);
+    free(val);
+    return list;
+}
+
+/* Every legal move of P with its value for P: the child searched to depth - 1 plies. */
+static PyObject *py_eval_moves(PyObject *self, PyObject *args) {
+    PyObject *cap, *po, *oo;
+    uint64_t P, O, nodes = 0;
+    int depth;
+    if (!PyArg_ParseTuple(args, "OOOi", &cap, &po, &oo, &depth)) return NULL;
+    const EvalW *ev = get_eval(cap);
+    if (!ev || read64(po, &P) < 0 || read64(oo, &O) < 0) return NULL;
+    if (depth < 1 || depth > 20) {
+        PyErr_SetString(PyExc_ValueError, "depth must be 1..20");
+        return NULL;
+    }
+    uint64_t m = k64_moves(P, O, ~0ULL);
+    int sqs[64], vals[64], n = 0;
+    Py_BEGIN_ALLOW_THREADS
+    while (m) {
+        int sq = __builtin_ctzll(m), best;
+        m &= m - 1;
+        uint64_t x = 1ULL << sq, f = k64_flips(P, O, x);
+        sqs[n] = sq;
+        vals[n++] = -ev_search(ev, O ^ f, P | f | x, depth - 1, &best, &nodes);
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        PyObject *t = Py_BuildValue("ii", sqs[i], vals[i]);
+        if (!t) { Py_CLEAR(list); break; }
+        PyList_SET_ITEM(list, i, t);
+    }
+    return list;
 }
 
 /* ----------------------------------------------------------------------------------- */
@@ -710,13 +952,28 @@ static PyMethodDef methods[] = {
      "playouts_many(n, leaves, count, seed) -> the mean score (1 win, 0.5 draw) for each leaf's side "
      "to move; leaves: (black, white, to_move) tuples"},
     {"solve", (PyCFunction)(void (*)(void))py_solve, METH_VARARGS | METH_KEYWORDS,
-     "solve(n, black, white, to_move, exact=True, max_nodes=0, deadline=0.0, tt_bits=-1, shallow=6) "
+     "solve(n, black, white, to_move, exact=True, max_nodes=0, deadline=0.0, tt_bits=-1, shallow=6, ev=None, "
+     "ev_min=10, guess=0) "
      "-> (value, move, nodes, complete): value the final disc differential for the side to move with "
      "best play (exact=False: its sign only), move the best move (n*n a pass, -1 game over), complete "
      "False when max_nodes or the deadline (time.monotonic() seconds) stopped it"},
     {"reference_playouts", py_reference_playouts, METH_VARARGS,
      "reference_playouts(count, seed) -> (black wins, white wins, draws): the bench's plain C loop "
      "from the 8x8 start"},
+    {"eval_load", py_eval_load, METH_VARARGS,
+     "eval_load(weights, phases, size, width, instances) -> the evaluation (a capsule): weights the "
+     "int16 bytes of a (phases, size) table, instances (offset, squares) pairs (engine/reversi/patterns.py)"},
+    {"evaluate", py_evaluate, METH_VARARGS,
+     "evaluate(ev, p, o) -> the evaluation of p to move against o (8x8 bitboards), 1/128 discs"},
+    {"eval_search", py_eval_search, METH_VARARGS,
+     "eval_search(ev, p, o, depth) -> (value, best move (64 a pass, -1 game over), nodes): alpha-beta "
+     "to depth plies, a pass not counted"},
+    {"eval_leaves", py_eval_leaves, METH_VARARGS,
+     "eval_leaves(ev, leaves, depth) -> each (black, white, to_move) leaf's value for its side to move, "
+     "searched to depth plies (0: the evaluation)"},
+    {"eval_moves", py_eval_moves, METH_VARARGS,
+     "eval_moves(ev, p, o, depth) -> [(move, value for p)] of every legal move, each child searched to "
+     "depth - 1 plies"},
     {"popcnt", py_popcnt, METH_NOARGS, "popcnt() -> whether the POPCNT build of the 8x8 kernel runs"},
     {NULL, NULL, 0, NULL},
 };

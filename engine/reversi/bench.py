@@ -17,6 +17,7 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from . import kernel, playout
@@ -103,7 +104,11 @@ def perft_row(depth: int | None = None) -> dict:
 
 
 def solver_rows(empties: tuple[int, ...] = (10, 12, 14), count: int = 20) -> Iterator[dict]:
-    """Exact and win/draw/loss solves of fixed positions: median time and nodes."""
+    """Exact and win/draw/loss solves of fixed positions: median time and nodes (on 8x8
+    the pattern evaluation orders the moves far from the end; loaded first, not timed)."""
+    from .patterns import default
+
+    default()
     for e in empties:
         positions = fixed_positions(e, count)
         for exact in (True, False):
@@ -121,16 +126,20 @@ def solver_rows(empties: tuple[int, ...] = (10, 12, 14), count: int = 20) -> Ite
 
 
 def search_rows(nodes: int = 5000, seed: int = 1) -> Iterator[dict]:
-    """The searcher under a node limit and a fixed seed: from the start (playouts only)
-    and from a position with 22 empties (the endgame oracle at work)."""
+    """The searcher under a node limit and a fixed seed, its leaves valued by random
+    playouts and by the pattern evaluation (the default on 8x8), from the start and from a
+    position with 22 empties (the endgame oracle at work).  A leaf valued by the
+    evaluation counts as one playout."""
     from ..search.limits import Limits  # the search (and numpy) only for these rows
+    from . import patterns
     from .engine import ReversiEngine
     from .options import ReversiOptions
 
     cases = [("start", ReversiState()), ("22 empties", fixed_positions(22, 1)[0])]
-    for name, state in cases:
+    kinds = ["playouts"] + (["patterns"] if patterns.default() is not None else [])
+    for leaves, (name, state) in ((k, c) for k in kinds for c in cases):
         # 16 playouts a leaf whatever the kernel, so both give the same signature
-        searcher = ReversiEngine(8, ReversiOptions(playouts_per_leaf=16), seed=seed)
+        searcher = ReversiEngine(8, ReversiOptions(leaves=leaves, playouts_per_leaf=16), seed=seed)
         t = time.perf_counter()
         result = searcher.search(state, Limits(nodes=nodes))
         spent = time.perf_counter() - t
@@ -138,11 +147,53 @@ def search_rows(nodes: int = 5000, seed: int = 1) -> Iterator[dict]:
         visits = ",".join(f"{state.move_to_text(c.move)}:{int(c.n)}" for c in root)
         digest = hashlib.sha1(f"{result.move}|{result.playouts}|{visits}".encode()).hexdigest()[:12]
         oracle = searcher.oracle
-        yield {"bench": "search", "position": name, "kernel": kernel.name(), "node_limit": nodes, "seed": seed,
+        yield {"bench": "search", "leaves": leaves, "position": name, "kernel": kernel.name(), "node_limit": nodes,
+               "seed": seed,
                "move": state.move_to_text(result.move), "nodes": result.nodes, "playouts": result.playouts,
                "proven": result.proven, "signature": digest, "seconds": round(spent, 3),
                "nodes_per_s": round(result.nodes / spent), "playouts_per_s": round(result.playouts / spent),
                "solves": oracle.solves if oracle else 0, "solved": oracle.solved if oracle else 0}
+
+
+#: Held-out positions with their exact margins (``lab/reversi_accuracy.py make``): games
+#: the training never saw, solved by the project's solver.
+HELDOUT_PATH = Path(__file__).with_name("data") / "heldout8.txt"
+
+
+def heldout_positions(path: Path | str = HELDOUT_PATH) -> list[tuple[int, int, int, int]]:
+    """``(p, o, empties, exact margin)`` of each ``BOARD SIDE MARGIN`` line (64 squares
+    ``*`` black, ``O`` white, ``-`` empty; the side to move ``p``; ``#`` comments)."""
+    out = []
+    for line in Path(path).read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        board, side, value = line.split()
+        black = sum(1 << i for i, ch in enumerate(board) if ch == "*")
+        white = sum(1 << i for i, ch in enumerate(board) if ch == "O")
+        p, o = (black, white) if side == "*" else (white, black)
+        out.append((p, o, 64 - (black | white).bit_count(), int(value)))
+    return out
+
+
+def eval_rows(seconds: float = KERNEL_SECONDS) -> Iterator[dict]:
+    """The pattern evaluation: evaluations a second (one batch call for 64 leaves), and
+    its mean absolute error in discs on the held-out positions, by empty squares."""
+    from . import patterns
+
+    ev = patterns.default()
+    if ev is None:
+        return
+    leaves = [s.snapshot() for s in fixed_positions(30, 64)]
+    done, spent = _timed(lambda c: [ev.leaves(leaves, 0) for _ in range(max(1, c // 64))], seconds, 64 * 16)
+    yield {"bench": "eval", "version": ev.weights.version, "kernel": kernel.name(), "evals": done,
+           "seconds": round(spent, 3), "evals_per_s": round(done / spent)}
+    if HELDOUT_PATH.exists():
+        errors: dict[int, list[float]] = {}
+        for p, o, e, value in heldout_positions():
+            errors.setdefault(e, []).append(abs(ev.evaluate(p, o) / patterns.SCALE - value))
+        for e, errs in sorted(errors.items()):
+            yield {"bench": "eval_accuracy", "empties": e, "positions": len(errs),
+                   "mae_discs": round(statistics.mean(errs), 2)}
 
 
 def run(quick: bool = False) -> Iterator[dict]:
@@ -154,6 +205,7 @@ def run(quick: bool = False) -> Iterator[dict]:
         yield from solver_rows((10, 12) if quick else (10, 12, 14), 5 if quick else 20)
     else:  # the Python solver needs seconds from 12 empties
         yield from solver_rows((8, 10), 5)
+    yield from eval_rows(0.25 if quick else KERNEL_SECONDS)
     yield from search_rows(1000 if quick else 5000)
 
 

@@ -14,11 +14,27 @@ from ..game import GameError, Outcome, Verdict
 from ..search.choice import mean, rank
 from ..search.limits import Limits, RootMove, SearchInfo, SearchResult
 from ..search.mcts import MCTS
-from . import kernel
+from . import kernel, patterns
 from .evaluate import ReversiEvaluator, ReversiOracle
 from .options import ReversiOptions
+from .patternleaves import PatternLeaves
 from .rules import ReversiConfig, ReversiState
 from .solver import move_values
+
+
+def _evaluator(n: int, options: ReversiOptions):
+    """The leaves' evaluator the options ask for: the pattern evaluation on 8x8 (where
+    its weights are shipped), random playouts elsewhere or when asked."""
+    if options.leaves != "playouts":
+        ev = patterns.default() if n == patterns.SIDE else None
+        if ev is not None:
+            return PatternLeaves(ev, options.eval_depth)
+        if options.leaves == "patterns":
+            raise GameError(f"no pattern evaluation for {n}x{n} (only {patterns.SIDE}x{patterns.SIDE})")
+    per_leaf = options.playouts_per_leaf
+    if per_leaf is None:
+        per_leaf = 16 if kernel.native() is not None else 4
+    return ReversiEvaluator(n, per_leaf, options.order)
 
 
 class ReversiEngine:
@@ -44,10 +60,7 @@ class ReversiEngine:
         self.n = n
         self.options = options
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        per_leaf = options.playouts_per_leaf
-        if per_leaf is None:
-            per_leaf = 16 if kernel.native() is not None else 4
-        self.evaluator = ReversiEvaluator(n, per_leaf, options.order)
+        self.evaluator = _evaluator(n, options)
         self.oracle = (ReversiOracle(options.tree_empties, options.root_empties, options.tree_nodes,
                                      options.root_nodes) if options.solver else None)
         self.tree = MCTS(self.evaluator, self.oracle, options.tree, rng)

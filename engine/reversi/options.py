@@ -1,8 +1,9 @@
 """The Reversi engine's options: one frozen dataclass, settable by key from text.
 
-Defaults measured by self-play and ``python -m engine.reversi bench`` (NOTES-reversi.md):
-16 playouts a leaf played level with 32 and with 8; corner-first ordering, a prior bias
-and an exploration constant of 1.2 were within the noise of 40-game matches, 0.5 worse.
+Defaults measured by self-play and ``python -m engine.reversi bench`` (docs/RESULTS.md):
+with random playouts, 16 a leaf played level with 32 and with 8; corner-first ordering,
+a prior bias and an exploration constant of 1.2 were within the noise of 40-game
+matches, 0.5 worse.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any
 from .. import options as keyed
 from ..search.mcts import TreeSettings
 
+#: How leaves can be valued (``ReversiOptions.leaves``).
+LEAVES = ("auto", "patterns", "playouts")
 #: The one preset's name (the search is UCT with random playouts and the endgame oracle).
 MODES = ("uct",)
 
@@ -33,6 +36,8 @@ class ReversiOptions:
     Set by key from text with :meth:`with_values` (``tree.exploration`` or ``exploration``).
     """
 
+    leaves: str = "auto"
+    eval_depth: int = 2
     playouts_per_leaf: int | None = None
     order: bool = True
     solver: bool = True
@@ -47,6 +52,10 @@ class ReversiOptions:
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
                 raise ValueError(f"{name} must be a non-negative integer or None, got {value!r}")
+        if self.leaves not in LEAVES:
+            raise ValueError(f"leaves must be one of {', '.join(LEAVES)}, got {self.leaves!r}")
+        if isinstance(self.eval_depth, bool) or not isinstance(self.eval_depth, int) or not 0 <= self.eval_depth <= 8:
+            raise ValueError(f"eval_depth must be an integer from 0 to 8, got {self.eval_depth!r}")
         if self.playouts_per_leaf == 0:
             raise ValueError("playouts_per_leaf must be >= 1")
 

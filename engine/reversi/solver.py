@@ -23,6 +23,15 @@ from .rules import ReversiState
 
 #: The solver takes positions with at most this many empty squares.
 MAX_EMPTIES = 64
+#: ``solve_position``'s ``ev`` when not given: the shipped evaluation orders the moves.
+DEFAULT = object()
+
+
+def _default_handle():
+    from .patterns import default  # the weights are loaded on the first solve that needs them
+
+    ev = default()
+    return ev.handle if ev is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,14 +73,19 @@ def solve(state: ReversiState, *, exact: bool = True, max_nodes: int | None = No
 
 
 def solve_position(black: int, white: int, to_move: int, n: int, *, exact: bool = True,
-                   max_nodes: int | None = None, deadline: float | None = None) -> Solution:
-    """:func:`solve` on bitboards (in C when built)."""
+                   max_nodes: int | None = None, deadline: float | None = None, ev=DEFAULT) -> Solution:
+    """:func:`solve` on bitboards (in C when built).  ``ev``: the evaluation (a
+    :class:`~engine.reversi.patterns.PatternEval`'s ``handle``) that orders the moves far
+    from the end on 8x8 -- by default the shipped one, ``None`` for none; it changes the
+    work, never the value."""
     _check_empties(black, white, n)
     core = kernel.native()
     if core is None:
         return solve_python(black, white, to_move, n, exact=exact, max_nodes=max_nodes, deadline=deadline)
+    if ev is DEFAULT:
+        ev = _default_handle() if n == 8 else None
     value, move, nodes, complete = core.solve(n, black, white, to_move, exact,
-                                              max_nodes or 0, deadline or 0.0)
+                                              max_nodes or 0, deadline or 0.0, ev=ev)
     return Solution(value, move if complete and move >= 0 else None, nodes, complete, exact)
 
 

@@ -10,17 +10,21 @@ alpha-beta engines such as Edax compute).  The MCTS gives the expected score ``v
   result: ``+2`` a win, ``-2`` a loss (a finished board's differential is even), ``0`` a
   draw (a GUI sees from a hint's depth, ``100%W``, that it is a win/draw/loss proof);
 - otherwise ``EVAL_SCALE * ln(v / (1 - v))``, the inverse of a logistic win probability
-  of the margin, within the board's area.  ``EVAL_SCALE`` = 12 fits the exact margins of
-  99 positions with 16 and 20 empty squares from the values of 2,000-node searches best
-  (least squares: 11.65; root-mean-square error 13.6 discs, against 20.8 for the linear
-  ``128 * (v - 0.5)``; ``python -m lab.eval_scale``).
+  of the margin, within the board's area.  ``EVAL_SCALE`` is the scale with which the
+  pattern evaluation's leaves turn a predicted margin into a value
+  (:data:`engine.reversi.patternleaves.LEAF_SCALE`), so on 8x8 the eval is the margin the
+  evaluation predicts, averaged by the tree; it also fits the playout search's values
+  (least squares on the exact margins of 99 positions with 16 and 20 empty squares: 11.65,
+  ``python -m lab.eval_scale``).
 """
 
 from __future__ import annotations
 
 import math
 
-#: Discs per unit of log-odds of the search's value (see the module docstring).
+#: Discs per unit of log-odds of the search's value (see the module docstring; equal to
+#: the leaves' scale, which tests/test_nboard_wire.py checks: protocol code reaches the
+#: engine only through its facade).
 EVAL_SCALE = 12.0
 #: The margin shown for a proven win (or, negated, a loss) whose exact margin is unknown.
 PROVEN_MARGIN = 2
