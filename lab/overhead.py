@@ -29,7 +29,8 @@ from engine.mnk.rules import GameConfig
 from engine.reversi.rules import ReversiConfig
 from referee.match.run import run_match
 from referee.match.settings import MatchSettings
-from referee.seats.factory import EngineSpec, TimeControl
+from referee.games.clock import TimeControl
+from referee.seats.spec import EngineSpec
 
 
 def measure(games: int, size: int, win_length: int, concurrency: int = 1, cluster: str | None = None,

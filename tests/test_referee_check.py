@@ -17,7 +17,8 @@ import pytest
 from engine.mnk.rules import Board, GameConfig, Player
 from referee.cli import check
 from referee.conformance.positions import block_four, move_order, win_in_one, win_length_probe
-from referee.conformance.gomocup_suite import GROUPS, Options, about_form_ok
+from referee.conformance.gomocup_suite import GROUPS, Options
+from referee.engines.gomocup_wire import parse_about
 
 # A correct little brain: takes a win, blocks a win, else plays near the centre.
 # Faults (argv words): hang-<CMD> (never answers CMD), ignore-win-length, no-exit-on-eof,
@@ -328,7 +329,7 @@ def test_list_names_every_check():
     ("", False),
 ])
 def test_about_form(line, ok):
-    assert (about_form_ok(line) is not None) == ok
+    assert bool(parse_about(line, strict=True)) == ok
 
 
 @pytest.mark.parametrize("w, h, k", [(15, 15, 5), (20, 20, 5), (20, 10, 5), (9, 9, 4), (10, 10, 3)])

@@ -1,6 +1,5 @@
 """The ``referee`` command line end to end, with fake engines (each run bounded by a timeout)."""
 
-import importlib.util
 import io
 import json
 import signal
@@ -315,7 +314,8 @@ def test_the_start_check_says_why(tmp_path, engine, said):
 def test_the_start_check_starts_a_command_given_twice_once(tmp_path):
     from engine.mnk.rules import GameConfig
     from referee.seats.startcheck import check_engines
-    from referee.seats.factory import EngineSpec, TimeControl
+    from referee.games.clock import TimeControl
+    from referee.seats.spec import EngineSpec
 
     pidfile = tmp_path / "pids"
     spec = EngineSpec.parse(fake_cmd("--name", "twin", "--pidfile", str(pidfile)))
@@ -471,7 +471,7 @@ def test_help_describes_the_real_defaults():
 def test_engine_words_starting_with_a_tilde_are_expanded():
     import os
 
-    from referee.seats.factory import EngineSpec
+    from referee.seats.spec import EngineSpec
 
     spec = EngineSpec.parse("~/engines/pbrain-x --config ~/x.cfg --name=~a")
     home = os.path.expanduser("~")

@@ -119,7 +119,7 @@ def test_sides_with_one_name_are_told_apart_in_every_line():
     from referee.match.output import move_line, verdict_text
     from referee.play.game import play_game
     from referee.seats.random_seat import RandomSeat
-    from referee.seats.factory import TimeControl
+    from referee.games.clock import TimeControl
 
     lines = []
     seats = [RandomSeat(seed=1), RandomSeat(seed=2)]  # both are called "random"
@@ -135,7 +135,7 @@ def test_sides_with_one_name_are_told_apart_in_every_line():
 def test_a_fault_names_the_side_when_both_have_one_name():
     from referee.play.game import play_game
     from referee.seats.random_seat import RandomSeat
-    from referee.seats.factory import TimeControl
+    from referee.games.clock import TimeControl
     from referee.games.verdicts import Termination
     from referee.seats.base import Fault
 

@@ -9,7 +9,10 @@ import pytest
 from engine.mnk.rules import Board, GameConfig, Player, Rule
 from fake_engines.fakes import assert_all_gone, fake_argv, read_pids
 from referee.play.game import play_game
-from referee.seats.factory import EngineSeat, EngineSpec, HumanSeat, TimeControl, name_from_argv
+from referee.games.clock import TimeControl
+from referee.seats.gomocup import GomocupSeat
+from referee.seats.human import HumanSeat
+from referee.seats.spec import EngineSpec, name_from_argv
 
 pytestmark = pytest.mark.slow  # every test here plays games with engine processes
 
@@ -19,7 +22,7 @@ FAST = TimeControl(turn_ms=300, match_ms=0, tolerance_ms=200, start_ms=5000, abo
 
 def seat(pidfile, *opts, delay=0, log=None, tag=None, stop=None):
     argv = fake_argv("--pidfile", str(pidfile), *opts)
-    return EngineSeat(EngineSpec(argv, name_from_argv(argv), delay), log=log, tag=tag, stop=stop)
+    return GomocupSeat(EngineSpec(argv, name_from_argv(argv), delay), log=log, tag=tag, stop=stop)
 
 
 def play(tmp_path, opts1=(), opts2=(), *, config=SMALL, tc=FAST, first=1, opening=(), delay=0, stop=None):
@@ -221,7 +224,7 @@ def test_human_is_reprompted_on_bad_input(tmp_path):
 ])
 def test_engines_that_cannot_start_lose_by_start_failed(tmp_path, argv, msg):
     pidfile = tmp_path / "pids"
-    bad = EngineSeat(EngineSpec(argv, "bad"))
+    bad = GomocupSeat(EngineSpec(argv, "bad"))
     r = play_game([seat(pidfile), bad], game=1, first=1, config=SMALL, tc=FAST)
     assert (r.termination, r.winner, r.moves) == ("start_failed", "engine1", [])
     assert msg in r.reason

@@ -14,7 +14,8 @@ from referee.play.job import GameJob, abandoned_result, play_job
 from referee.match.run import run_match
 from referee.match.settings import MatchSettings
 from referee.match.records import append_result, sgf_text
-from referee.seats.factory import EngineSpec, TimeControl
+from referee.games.clock import TimeControl
+from referee.seats.spec import EngineSpec
 
 A = ("--name", "A", "--seed", "1")
 B = ("--name", "B", "--seed", "2")

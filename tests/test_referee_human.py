@@ -12,7 +12,9 @@ from engine.mnk.rules import Board, GameConfig
 from referee.play.game import play_game
 from referee.seats.base import InProcessSeat
 from referee.seats.gomocup import position_lines
-from referee.seats.factory import HUMAN_HELP, HumanSeat, TimeControl, parse_human_move
+from referee.games.clock import TimeControl
+from referee.games.mnk import HUMAN_HELP, parse_human_move
+from referee.seats.human import HumanSeat
 
 CFG = GameConfig(7, 7, 4)
 TC = TimeControl(turn_ms=1000, tolerance_ms=1000)
@@ -132,7 +134,7 @@ def test_the_first_prompt_shows_the_board_with_the_opening():
 
 
 def test_human_with_a_name():
-    from referee.seats.factory import EngineSpec
+    from referee.seats.spec import EngineSpec
 
     assert EngineSpec.parse("human").label == "human" and EngineSpec.parse("HUMAN").is_human
     spec = EngineSpec.parse("human:Ann  Lee")
@@ -147,7 +149,7 @@ def test_quit_ends_the_match_and_the_game_is_recorded(tmp_path, last):
     from fake_engines.fakes import fake_argv
     from referee.match.run import run_match
     from referee.match.settings import MatchSettings
-    from referee.seats.factory import EngineSpec
+    from referee.seats.spec import EngineSpec
 
     answers = iter(["0 0"] + ([last] if last else []))
 
@@ -174,7 +176,7 @@ def test_a_board_is_shown_once_before_the_first_prompt_when_the_engine_moves_fir
     from engine.reversi.rules import ReversiConfig
     from referee.match.run import run_match
     from referee.match.settings import MatchSettings
-    from referee.seats.factory import EngineSpec
+    from referee.seats.spec import EngineSpec
 
     prompts = []
 

@@ -5,7 +5,9 @@ from engine.mnk.rules import Board, GameConfig
 from engine.reversi.rules import ReversiConfig
 from referee.games.clock import TimeControl
 from referee.play.game import play_game
-from referee.seats.factory import EngineSpec, RandomSeat, open_seat
+from referee.seats.factory import open_seat
+from referee.seats.random_seat import RandomSeat
+from referee.seats.spec import EngineSpec
 
 TC = TimeControl(turn_ms=100, tolerance_ms=100)
 

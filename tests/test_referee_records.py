@@ -3,7 +3,7 @@
 import json
 
 from referee.play.game import GameResult
-from referee.match.records import append_result, psq_text, read_results, result_from_json, sgf_text, write_game_files
+from referee.match.records import append_result, psq_text, read_results, sgf_text, write_game_files
 
 
 def result(**kw):
@@ -52,7 +52,7 @@ def test_jsonl_roundtrip_skips_torn_lines(tmp_path):
         assert key in obj
     assert obj["moves"] == [[0, 0], [1, 1], [1, 0], [2, 2], [2, 0]]
     assert "overhead_s" not in obj
-    back = result_from_json(json.loads(json.dumps(obj)))
+    back = GameResult.from_json(json.loads(json.dumps(obj)))
     assert back.to_json() == obj
     assert read_results(tmp_path / "missing.jsonl") == []
 

@@ -15,7 +15,10 @@ from fake_engines.fakes import assert_all_gone, nboard_argv, read_pids
 from referee.games.clock import TimeControl
 from referee.play.game import play_game
 from referee.games import rules_for
-from referee.seats.factory import EngineSpec, NboardSeat, RandomSeat, name_from_argv, open_seat
+from referee.seats.factory import open_seat
+from referee.seats.nboard import NboardSeat
+from referee.seats.random_seat import RandomSeat
+from referee.seats.spec import EngineSpec, name_from_argv
 
 CFG = ReversiConfig(8)
 RULES = rules_for(CFG)
@@ -147,7 +150,7 @@ def test_forced_pass_is_the_only_legal_pass():
 
 
 def human(answers):
-    from referee.seats.factory import HumanSeat
+    from referee.seats.human import HumanSeat
 
     out = io.StringIO()
     it = iter(answers)

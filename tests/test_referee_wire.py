@@ -2,7 +2,7 @@
 
 import pytest
 
-from referee.seats.factory import EngineSpec, name_from_argv
+from referee.seats.spec import EngineSpec, name_from_argv
 from referee.engines.gomocup_wire import board_block, looks_like_about, parse_about, parse_move, start_command
 
 
@@ -44,6 +44,6 @@ def test_engine_spec_and_fallback_names():
     ("7,7", False), ("OK", False), ("MESSAGES", False), ("ERROR bad", False),
 ])
 def test_is_info_line(line, info):
-    from referee.engines.process import is_info_line
+    from referee.engines.gomocup_wire import is_chatter as is_info_line
 
     assert is_info_line(line) is info

@@ -40,7 +40,8 @@ from referee.errors import MatchError
 from referee.match.run import run_match
 from referee.match.settings import MatchOutcome, MatchSettings
 from referee.games.openings import default_random_plies, load_openings, random_opening
-from referee.seats.factory import EngineSpec, TimeControl
+from referee.games.clock import TimeControl
+from referee.seats.spec import EngineSpec
 from referee.match.stats import Sprt
 
 __all__ = ["main", "build_parser", "default_engine"]

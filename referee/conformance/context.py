@@ -9,7 +9,6 @@ A check is a function ``check(ctx) -> str`` that talks to the engine through
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -19,7 +18,7 @@ from referee.conformance.positions import Position
 from referee.conformance.session import Cells, Session
 from referee.engines.gomocup_wire import parse_move
 
-__all__ = ["Options", "Fail", "Skip", "Ctx", "Check", "Group", "GROUPS", "check", "about_form_ok", "FLOOD_LINES"]
+__all__ = ["Options", "Fail", "Skip", "Ctx", "Check", "Group", "GROUPS", "check", "FLOOD_LINES", "cell_text"]
 
 #: More reply lines than this in one quiet window is a flood (an engine looping on bad input).
 FLOOD_LINES = 50
@@ -59,19 +58,9 @@ class Skip(Exception):
     """The check does not apply to this engine (the reason is the message)."""
 
 
-_PAIRS_RE = re.compile(r'\s*(\w+)\s*=\s*"([^"]*)"\s*,?')
-
-
-def about_form_ok(line: str) -> dict[str, str] | None:
-    """The ``key="value"`` pairs of an ABOUT line when the whole line is made of them, else ``None``."""
-    pos, pairs = 0, {}
-    while pos < len(line):
-        m = _PAIRS_RE.match(line, pos)
-        if m is None or m.end() == pos:
-            return None if line[pos:].strip() else pairs or None
-        pairs[m.group(1).lower()] = m.group(2)
-        pos = m.end()
-    return pairs or None
+def cell_text(mv: tuple[int, int]) -> str:
+    """A cell as the protocol writes it: ``x,y``."""
+    return f"{mv[0]},{mv[1]}"
 
 
 class Ctx:

@@ -45,9 +45,14 @@ def _hello(ctx: Ctx) -> None:
 
 
 def _ping(ctx: Ctx, n: int, timeout_s: float | None = None) -> str:
-    """``ping n`` must be answered ``pong n`` (chatter skipped)."""
+    """``ping n`` must be answered ``pong n`` (chatter skipped, and the ``search`` lines that
+    answer a ``hint`` sent before it)."""
     ctx.send(f"ping {n}")
-    line = ctx.reply(timeout_s if timeout_s is not None else ctx.o.start_ms / 1000.0, f"pong {n}")
+    end = time.monotonic() + (timeout_s if timeout_s is not None else ctx.o.start_ms / 1000.0)
+    while True:
+        line = ctx.reply(max(0.0, end - time.monotonic()), f"pong {n}")
+        if not line.lstrip().lower().startswith("search"):
+            break
     if pong_of(line) != str(n):
         raise Fail(repr(line), f"pong {n}")
     return line.strip()

@@ -39,12 +39,12 @@ from typing import Sequence, TextIO
 from engine.game import GameError
 from engine.reversi.ggf import parse_ggf, parse_move
 from engine.reversi.rules import ReversiConfig, ReversiState
-from referee.conformance.context import about_form_ok
 from referee.conformance.session import Cells, Session
 from referee.games.base import Illegal
 from referee.games.reversi import ReversiRules
 from referee.errors import ScriptError
-from referee.engines.nboard_wire import parse_go_reply
+from referee.engines.gomocup_wire import parse_about
+from referee.engines.nboard_wire import is_chatter as nboard_chatter, parse_go_reply
 
 __all__ = ["ScriptError", "Send", "Expect", "Directive", "parse_script", "run_script", "ScriptResult",
            "transcript_game", "DEFAULT_TIMEOUT_MS"]
@@ -295,14 +295,6 @@ class _NboardModel:
         return ""
 
 
-#: NBoard lines that answer no command: skipped like Gomocup MESSAGE lines.
-_NBOARD_CHATTER = ("status", "nodestats", "set myname")
-
-
-def _is_nboard_chatter(line: str) -> bool:
-    return line.strip().lower().startswith(_NBOARD_CHATTER)
-
-
 @dataclass
 class ScriptResult:
     """Outcome of one replay: ``ok``; ``held`` expectations met; ``failure`` text (empty when ok)."""
@@ -334,7 +326,7 @@ def _check(exp: Expect, sess: Session, model: _Model | _NboardModel, default_ms:
     if exp.kind == "any":
         return ""
     if exp.kind == "about":
-        return "" if about_form_ok(w.line) is not None else f"got {w.line!r}"
+        return "" if parse_about(w.line, strict=True) else f"got {w.line!r}"
     if exp.kind == "line":
         text = w.line.rstrip()
         for p in exp.patterns:
@@ -367,7 +359,7 @@ def run_script(steps: Sequence[Step], argv: Sequence[str], *, send_delay_ms: flo
     """
     model: _Model | _NboardModel
     if game == "reversi":
-        sess = Session(argv, send_delay_ms=send_delay_ms, cwd=cwd, end_line="quit", is_chatter=_is_nboard_chatter)
+        sess = Session(argv, send_delay_ms=send_delay_ms, cwd=cwd, end_line="quit", is_chatter=nboard_chatter)
         model = _NboardModel()
     else:
         sess = Session(argv, send_delay_ms=send_delay_ms, cwd=cwd)

@@ -20,7 +20,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from referee.engines.process import EngineProcess, is_info_line
+from referee.engines.gomocup_wire import is_chatter as gomocup_chatter
+from referee.engines.process import EngineProcess
 from referee.errors import EngineError, EngineExited
 from referee.engines.gomocup_wire import parse_move
 
@@ -60,7 +61,7 @@ class Session:
 
     def __init__(self, argv: Sequence[str], *, send_delay_ms: float = 0, name: str | None = None,
                  cwd: str | None = None, end_line: str = "END",
-                 is_chatter: Callable[[str], bool] = is_info_line) -> None:
+                 is_chatter: Callable[[str], bool] = gomocup_chatter) -> None:
         # ``end_line`` ends the engine (Gomocup END, NBoard quit); ``is_chatter`` says which
         # lines answer nothing (Gomocup MESSAGE/DEBUG, anything but === and pong in NBoard).
         self.proc = EngineProcess(argv, name=name, send_delay_ms=send_delay_ms, cwd=cwd, end_line=end_line)

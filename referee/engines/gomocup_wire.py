@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["parse_move", "parse_about", "looks_like_about", "start_command", "board_block"]
+__all__ = ["parse_move", "parse_about", "looks_like_about", "is_chatter", "start_command", "board_block"]
 
 # Two integers, then the end of the line or a character that cannot continue a
 # coordinate (so "9,11\tValue: 0.5" and "9,11 xyz" are moves, "9,11,3" and "9,1x" are not).
 _MOVE_RE = re.compile(r"^\s*(-?\d{1,9})\s*,\s*(-?\d{1,9})(?=$|[\s;:|/\\])")
 _ABOUT_RE = re.compile(r'(\w+)\s*=\s*"([^"]*)"')
+# One pair and the comma after it, anchored where the last one ended (the strict form).
+_ABOUT_PAIR_RE = re.compile(r'\s*(\w+)\s*=\s*"([^"]*)"\s*,?')
+# Output lines that answer no command (kept as messages, never parsed as a reply).
+_CHATTER_PREFIXES = ("MESSAGE", "DEBUG", "SUGGEST")
 
 
 def parse_move(line: str) -> tuple[int, int] | None:
@@ -26,9 +30,31 @@ def parse_move(line: str) -> tuple[int, int] | None:
     return int(m.group(1)), int(m.group(2))
 
 
-def parse_about(line: str) -> dict[str, str]:
-    """The ``key="value"`` pairs of an ``ABOUT`` reply (keys lower-cased); empty if none."""
-    return {k.lower(): v for k, v in _ABOUT_RE.findall(line)}
+def parse_about(line: str, *, strict: bool = False) -> dict[str, str]:
+    """The ``key="value"`` pairs of an ``ABOUT`` reply (keys lower-cased); empty if none.
+
+    A match takes the pairs wherever they are in the line; ``strict`` (the conformance
+    check) takes them only when the whole line is made of them (commas between
+    allowed), else returns an empty dict.
+    """
+    if not strict:
+        return {k.lower(): v for k, v in _ABOUT_RE.findall(line)}
+    pos, pairs = 0, {}
+    while pos < len(line):
+        m = _ABOUT_PAIR_RE.match(line, pos)
+        if m is None or m.end() == pos:
+            return {} if line[pos:].strip() else pairs
+        pairs[m.group(1).lower()] = m.group(2)
+        pos = m.end()
+    return pairs
+
+
+def is_chatter(line: str) -> bool:
+    """True for ``MESSAGE``/``DEBUG``/``SUGGEST`` lines and blank lines: output that answers no command."""
+    s = line.lstrip()
+    if not s:
+        return True
+    return s.split(None, 1)[0].upper() in _CHATTER_PREFIXES
 
 
 def looks_like_about(line: str) -> bool:

@@ -22,14 +22,17 @@ _SQUARE_OR_PASS_RE = re.compile(r"^(?:[a-z]\d{1,2}|pa|pass)$", re.IGNORECASE)
 
 
 def is_reply(line: str) -> bool:
-    """A line that answers a command: ``=== ...`` (to ``go``) or ``pong N`` (to ``ping N``)."""
+    """A line that answers a command: ``=== ...`` (to ``go``), ``pong N`` (to ``ping N``) or
+    ``search ...`` (to ``hint``)."""
     s = line.lstrip()
     words = s.split(None, 1)
-    return s.startswith("===") or (bool(words) and words[0].lower() == "pong")
+    return s.startswith("===") or (bool(words) and words[0].lower() in ("pong", "search"))
 
 
 def is_chatter(line: str) -> bool:
-    """Everything an engine may print that answers nothing (kept, never parsed as a move)."""
+    """Everything an engine may print that answers nothing (``status``, ``nodestats``,
+    ``set myname``...): kept as messages, never parsed as a reply.  The one rule for the
+    matches, the check suite and scripted sessions."""
     return not is_reply(line)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from engine.mnk.rules import GameConfig, Rule
 from referee.play.game import GameResult, MoveEvent
 from referee.games import rules_for
-from referee.seats.factory import TimeControl
+from referee.games.clock import TimeControl
 from referee.match.stats import Sprt, Tally, elo_interval, los
 
 __all__ = ["DISPLAYS", "rules_text", "who", "clock_text", "match_banner", "game_header",

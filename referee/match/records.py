@@ -186,9 +186,3 @@ def read_results(path: str | os.PathLike) -> list[dict]:
         if isinstance(obj, dict) and isinstance(obj.get("game"), int) and "termination" in obj:
             out.append(obj)
     return out
-
-
-def result_from_json(obj: dict) -> GameResult:
-    """Rebuild a :class:`GameResult` from its JSON object (unknown keys ignored)."""
-    fields = GameResult.__dataclass_fields__
-    return GameResult(**{k: v for k, v in obj.items() if k in fields and k != "overhead_s"})

@@ -17,7 +17,7 @@ from pathlib import Path
 from referee.errors import MatchError
 from referee.games import rules_for
 from referee.games.verdicts import Termination
-from referee.match.records import read_results, result_from_json
+from referee.match.records import read_results
 from referee.match.settings import RESULTS_FILE, MatchSettings
 from referee.play.game import GameResult
 from referee.play.job import GameJob
@@ -62,7 +62,7 @@ def _prior_results(settings: MatchSettings) -> dict[int, GameResult]:
         if rules.record_key(obj) != rules.current_key():
             raise MatchError(f"{path}: game {obj['game']} was played with other game or board settings")
         if obj.get("termination") not in (Termination.INTERRUPTED.value, Termination.ABANDONED.value):
-            out[obj["game"]] = result_from_json(obj)
+            out[obj["game"]] = GameResult.from_json(obj)
     return out
 
 

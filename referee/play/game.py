@@ -16,73 +16,17 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from referee.games.clock import GameClock, TimeControl
 from referee.games import GameRules, Illegal, rules_for
 from referee.games.base import End, Position
 from referee.games.verdicts import Termination
+from referee.play.result import GameResult
 from referee.seats.base import Fault, Seat, UndoRequest
 
-__all__ = ["GameResult", "MoveEvent", "play_game"]
-
-#: Result fields that only some games have: left out of ``results.jsonl`` when unset.
-_OPTIONAL_FIELDS = ("discs", "disc_diff")
-
-
-@dataclass
-class GameResult:
-    """Everything known about one finished game (``to_json`` gives the ``results.jsonl`` object).
-
-    ``first`` is 1 when engine1 played the first colour (X / black), 2 otherwise;
-    ``winner`` is ``"engine1"``, ``"engine2"`` or ``None`` (draw / interrupted);
-    ``moves`` lists every move as the game records it (``[x, y]`` for m,n,k, ``"f5"``
-    or ``"pass"`` for Reversi), opening included (``opening`` = how many of them were
-    placed by the referee); ``times_ms`` gives the think time of each (0 for the
-    opening and forced passes); ``seed`` is the match's random-opening seed (``None``
-    when the openings were not random).  ``game_type`` says which game it was;
-    Reversi games add ``discs`` (black, white on the final board) and ``disc_diff``
-    (black's score as GGF's ``RE`` gives it).
-    """
-
-    game: int
-    engine1: str
-    engine2: str
-    first: int
-    winner: str | None
-    termination: str
-    reason: str
-    moves: list
-    times_ms: list[int]
-    opening: int = 0
-    width: int = 15
-    height: int = 15
-    win_length: int | None = 5
-    rule: str | None = "freestyle"
-    started: str = ""
-    duration_s: float = 0.0
-    messages: dict[str, list[str]] = field(default_factory=dict)
-    seed: int | None = None
-    game_type: str = "mnk"
-    discs: list[int] | None = None
-    disc_diff: int | None = None
-    #: Per-move referee overhead in seconds (reply received → next command sent); not serialised.
-    overhead_s: list[float] = field(default_factory=list, repr=False)
-
-    @property
-    def score1(self) -> float:
-        """Engine1's score: 1 win, 0.5 draw, 0 loss."""
-        return 1.0 if self.winner == "engine1" else 0.0 if self.winner == "engine2" else 0.5
-
-    def to_json(self) -> dict:
-        d = asdict(self)
-        d.pop("overhead_s")
-        for key in _OPTIONAL_FIELDS:
-            if d[key] is None:
-                del d[key]
-        return d
-
+__all__ = ["GameResult", "MoveEvent", "play_game"]  # GameResult: re-exported from .result
 
 @dataclass(frozen=True)
 class MoveEvent:
@@ -165,27 +109,10 @@ def play_game(
     end = None  # the rules' End (the winner as a colour) when the game has a result
     if winner_idx is not None or termination in (Termination.FULL_BOARD, Termination.DISCS):
         end = End(termination, reason, None if winner_idx is None else (1 if winner_idx == game_.first_seat else 2))
-    moves = rules.records(state.history)
-    fields = rules.result_fields(state, end)
-    return GameResult(
-        game=game,
-        engine1=seats[0].name,
-        engine2=seats[1].name,
-        first=first,
-        winner=None if winner_idx is None else f"engine{winner_idx + 1}",
-        termination=termination.value,
-        reason=reason,
-        moves=moves,
-        times_ms=list(game_.times),
-        opening=len(opening),
-        width=fields["width"],
-        height=fields["height"],
-        win_length=fields["win_length"],
-        rule=fields["rule"],
-        game_type=fields["game_type"],
-        discs=fields.get("discs"),
-        disc_diff=fields.get("disc_diff"),
-        started=started,
+    return GameResult.of_game(
+        rules, state, end, game=game, engines=(seats[0].name, seats[1].name), first=first,
+        winner=None if winner_idx is None else f"engine{winner_idx + 1}", termination=termination.value,
+        reason=reason, times_ms=list(game_.times), opening=len(opening), started=started,
         duration_s=round(time.monotonic() - t0, 3),
         messages={"engine1": list(seats[0].messages), "engine2": list(seats[1].messages)},
         overhead_s=game_.overhead,

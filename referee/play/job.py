@@ -25,13 +25,16 @@ import socket
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Callable
 
 from referee.play.game import GameResult, MoveEvent, play_game
 from referee.games import rules_for
-from referee.seats.factory import EngineSpec, ProcessRegistry, TimeControl, open_seat
+from referee.engines.process import ProcessRegistry
+from referee.games.clock import TimeControl
+from referee.seats.factory import open_seat
+from referee.seats.spec import EngineSpec
 from referee.games.verdicts import Termination
 
 __all__ = ["GameJob", "GameHooks", "PlayedGame", "play_job", "abandoned_result", "MAX_LOG_BYTES"]
@@ -164,16 +167,13 @@ def play_job(job: GameJob, *, stop: threading.Event | None = None, hooks: GameHo
 def abandoned_result(job: GameJob, names: tuple[str, str], reason: str) -> GameResult:
     """The record of ``job`` when it could not be played: no winner, termination ``abandoned``."""
     rules = rules_for(job.config)
-    moves = rules.records(job.opening)
-    fields = rules.result_fields(rules.replay(moves), None)
-    return GameResult(
-        game=job.game, engine1=names[0], engine2=names[1], first=job.first, winner=None,
-        termination=Termination.ABANDONED.value, reason=reason,
-        moves=moves, times_ms=[0] * len(job.opening), opening=len(job.opening),
-        width=fields["width"], height=fields["height"], win_length=fields["win_length"], rule=fields["rule"],
-        game_type=fields["game_type"], discs=fields.get("discs"), disc_diff=fields.get("disc_diff"),
-        started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), seed=job.seed,
-    )
+    state = rules.new_state()
+    for m in job.opening:
+        state.apply(m)
+    return GameResult.of_game(
+        rules, state, None, game=job.game, engines=names, first=job.first, winner=None,
+        termination=Termination.ABANDONED.value, reason=reason, times_ms=[0] * len(job.opening),
+        opening=len(job.opening), started=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), seed=job.seed)
 
 
 def _tail(path: str | None) -> str:

@@ -1,16 +1,11 @@
 """Which seat plays a side: :func:`open_seat` makes the right one from a spec and the game.
 
-A seat plays one side of one game (``launch``, ``finish_start``, ``ask``,
-``close``; see :mod:`referee.play.game`); it reports misbehaviour by raising
-:class:`~referee.games.verdicts.Fault` and never decides who won.  The kinds:
+A seat honours the :class:`~referee.seats.base.Seat` contract.  The kinds:
 
 - :class:`~referee.seats.gomocup.GomocupSeat`: an m,n,k engine process (Gomocup);
 - :class:`~referee.seats.nboard.NboardSeat`: a Reversi engine process (NBoard);
 - :class:`~referee.seats.human.HumanSeat`: a person at the terminal;
 - :class:`~referee.seats.random_seat.RandomSeat`: the built-in random mover.
-
-The names other modules have imported from here are kept (``EngineSeat`` is the
-Gomocup seat; ``HUMAN_HELP`` and ``parse_human_move`` are m,n,k's).
 """
 
 from __future__ import annotations
@@ -19,22 +14,15 @@ import threading
 from typing import IO, Any, Callable
 
 from engine.reversi.rules import ReversiConfig
-from referee.games.clock import TimeControl
-from referee.games.mnk import HUMAN_HELP, parse_human_move
 from referee.engines.process import ProcessRegistry
+from referee.seats.base import Seat
 from referee.seats.gomocup import GomocupSeat
 from referee.seats.human import HumanSeat
 from referee.seats.nboard import NboardSeat
 from referee.seats.random_seat import RandomSeat
-from referee.seats.spec import EngineSpec, name_from_argv
-from referee.seats.base import Fault, Seat, UndoRequest
+from referee.seats.spec import EngineSpec
 
-__all__ = ["open_seat", "engine_seat_class", "EngineSeat", "GomocupSeat", "NboardSeat", "HumanSeat",
-           "RandomSeat", "Fault", "UndoRequest", "EngineSpec", "TimeControl", "ProcessRegistry",
-           "name_from_argv", "HUMAN_HELP", "parse_human_move"]
-
-#: The Gomocup seat under the name it had when it was the only engine seat.
-EngineSeat = GomocupSeat
+__all__ = ["open_seat", "engine_seat_class"]
 
 
 def engine_seat_class(config: Any) -> type:
@@ -46,7 +34,7 @@ def open_seat(spec: EngineSpec, config: Any, *, log: IO[str] | None = None, stde
               registry: ProcessRegistry | None = None, stop: threading.Event | None = None,
               tag: str | None = None, log_t0: float | None = None, about_wait: bool = True,
               input_fn: Callable[[str], str] = input, output: IO[str] | None = None,
-              show_board: bool = False, seed: object = None):
+              show_board: bool = False, seed: object = None) -> Seat:
     """The seat that plays ``spec`` in a game of ``config`` (nothing is started yet).
 
     Engine processes get the I/O ``log``, their stderr file, the match's process

@@ -16,7 +16,11 @@ from typing import Any
 from referee.engines.process import close_many
 from referee.errors import EngineStartError, MatchError
 from referee.seats.process import ProcessSeat
-from referee.seats.factory import EngineSpec, Fault, ProcessRegistry, TimeControl, engine_seat_class
+from referee.engines.process import ProcessRegistry
+from referee.games.clock import TimeControl
+from referee.seats.base import Fault
+from referee.seats.factory import engine_seat_class
+from referee.seats.spec import EngineSpec
 
 __all__ = ["check_engines"]
 
