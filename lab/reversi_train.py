@@ -16,7 +16,8 @@ The pipeline, deterministic from ``--seed``:
    on the pattern indices, mobilities and a constant, solved with preconditioned
    conjugate gradients in numpy; written in 1/128 discs as int16.
 4. **Iterations.**  ``--iterations 2`` plays a new set of games with the weights of the
-   first pass and fits again on both sets.
+   first pass and fits again on both sets; ``--start W`` has the weights ``W`` play the
+   first set (a new run from a former run's weights).
 
 Held-out mean absolute errors (against the labels, per phase) go into the weights'
 ``meta`` with the command line.  Run: ``python -m lab.reversi_train --out
@@ -239,12 +240,15 @@ def fit(train: Positions, held: Positions, exact: int, lam: float, meta: dict, l
 
 def train(games: int, seed: int, exact: int = 14, lam: float = 3.0, iterations: int = 1,
           holdout: int = 10, random_plies: int = 12, command: str = "", log=None,
-          version: str = "1") -> pt.Weights:
-    """The whole pipeline (the module docstring); the fitted weights with their ``meta``."""
+          version: str = "1", start: pt.Weights | None = None) -> pt.Weights:
+    """The whole pipeline (the module docstring); the fitted weights with their ``meta``.
+    ``start``: weights that play the first iteration's games (else random moves)."""
     meta = {"version": version, "command": command, "games": games, "seed": seed, "exact": exact,
             "ridge": lam, "iterations": iterations, "patterns": [name for name, _ in pt.SHAPES]}
+    if start is not None:
+        meta["start"] = {"version": start.version, "command": start.meta.get("command")}
     sets: list[Positions] = []
-    weights = None
+    weights = start
     for it in range(iterations):
         t0 = time.monotonic()
         ev = pt.PatternEval(weights) if weights is not None else None
@@ -276,11 +280,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--holdout", type=int, default=10, help="every N-th game is held out")
     ap.add_argument("--random-plies", type=int, default=12)
     ap.add_argument("--version", default="1")
+    ap.add_argument("--start", default=None, help="weights that play the first games (default: random moves)")
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
     command = "python -m lab.reversi_train " + " ".join(sys.argv[1:] if argv is None else argv)
     weights = train(args.games, args.seed, args.exact, args.ridge, args.iterations, args.holdout,
-                    args.random_plies, command, log=lambda s: print(s, flush=True), version=args.version)
+                    args.random_plies, command, log=lambda s: print(s, flush=True), version=args.version,
+                    start=pt.Weights.load(args.start) if args.start else None)
     weights.save(args.out)
     print(f"wrote {args.out}")
     return 0

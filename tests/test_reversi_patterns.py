@@ -193,3 +193,13 @@ def child_states(s: ReversiState) -> list[ReversiState]:
         c.apply(m)
         out.append(c)
     return out
+
+
+def test_bench_reports_the_evaluations_speed_and_held_out_error():
+    from engine.reversi.bench import eval_rows
+
+    rows = list(eval_rows(0.05))
+    speed = [r for r in rows if r["bench"] == "eval"]
+    accuracy = {r["empties"]: r for r in rows if r["bench"] == "eval_accuracy"}
+    assert len(speed) == 1 and speed[0]["evals_per_s"] > 0 and speed[0]["version"] == pt.default().weights.version
+    assert 16 in accuracy and accuracy[16]["positions"] >= 20 and 0 < accuracy[16]["mae_discs"] < 16
