@@ -218,7 +218,7 @@ def test_last_empty_cell_is_played():
 
 @pytest.mark.parametrize("rule", list(Rule))
 def test_every_rule_searches(rule):
-    cfg = GameConfig(9, 9, 4, rule)
+    cfg = GameConfig(9, 9, 5 if rule is Rule.RENJU else 4, rule)
     b = Board(cfg)
     for m in (40, 41, 31, 50):
         b.play(m)

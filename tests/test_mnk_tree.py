@@ -58,7 +58,7 @@ def walk_tree(root: Node, board: Board):
 @pytest.mark.parametrize("rule", list(Rule))
 def test_incremental_threats_match_full_scan(rule):
     """Every node's wins/threats equal a full-board scan of its position."""
-    config = GameConfig(7, 7, 4, rule)
+    config = GameConfig(7, 7, 5 if rule is Rule.RENJU else 4, rule)
     rng = np.random.default_rng(2)
     checked = 0
     while checked < 2000:

@@ -150,7 +150,7 @@ def test_bad_input_never_crashes_and_game_goes_on():
     assert line(p).startswith("ERROR")
     send(p, "SWAP2BOARD", "7,7", "DONE")
     assert "0, 3 or 5 stones" in line(p)
-    send(p, "INFO rule 4")  # never answered; refused at the next game command
+    send(p, "INFO rule 12")  # never answered; refused at the next game command
     send(p, "TURN 0,0")
     assert "renju" in line(p)
     send(p, "INFO rule 0", "TURN 0,0")
@@ -265,8 +265,8 @@ def test_python_dash_m_protocol_and_command_line():
     assert out.returncode == 0 and "--win-length" in out.stdout and "--max-playouts" in out.stdout
     out = subprocess.run([BRAIN, "--win-length", "0"], capture_output=True, text=True, timeout=30)
     assert out.returncode == 2
-    out = subprocess.run([BRAIN, "--rule", "renju"], capture_output=True, text=True, timeout=30)
-    assert out.returncode == 2 and "renju" in out.stderr
+    out = subprocess.run([BRAIN, "--rule", "renju", "--win-length", "4"], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 2 and "--rule renju is played with five in a row" in out.stderr
     out = subprocess.run([BRAIN, "--mode", "nonsense"], capture_output=True, text=True, timeout=30)
     assert out.returncode == 2 and "mode" in out.stderr
 

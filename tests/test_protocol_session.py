@@ -264,25 +264,105 @@ def test_win_length_and_rule_last_across_start_and_restart():
     assert s.board.config.rule is Rule.CARO and s.board.config.win_length == 5
 
 
-def test_renju_refused_at_the_next_game_command_not_at_info():
+#: GomocupJudge's renju test: h8 h9 i7 i9 h10 i6 i11 i12 (letter = x from a, number = y + 1),
+#: black to move, as the BOARD block black receives; g9 = 6,8 is a double three.
+GOMOCUP_JUDGE_RENJU = ["7,7,1", "7,8,2", "8,6,1", "8,8,2", "7,9,1", "8,5,2", "8,10,1", "8,11,2"]
+
+
+def test_renju_accepted_kept_across_commands_and_forbidden_turns_refused():
+    s, thinker = make_session()
+    block = "\n".join(f"        > {ln}" for ln in GOMOCUP_JUDGE_RENJU)
+    run_transcript(s, f"""
+        > START 15
+        < OK
+        > INFO rule 4
+        > BOARD
+{block}
+        > DONE
+        < move
+    """)
+    board = s.board
+    assert board.config.rule is Rule.RENJU
+    assert thinker.calls[-1][0].forbidden(board.config.move(6, 8)) == "double three"
+    assert board.at(6, 8) == 0  # black did not play the forbidden point
+    run_transcript(s, """
+        > RESTART
+        < OK
+        > TURN 7,7
+        < move
+    """)
+    assert s.board.config.rule is Rule.RENJU and s.board.stone_count == 2
+    # Now the brain is white: black (the opponent) may not make a double three at 4,4.
     s, _ = make_session()
     run_transcript(s, """
         > START 15
         < OK
         > INFO rule 4
-        > BEGIN
-        < ERROR*renju*
+        > BOARD
+        > 2,4,2
+        > 3,4,2
+        > 4,2,2
+        > 4,3,2
+        > 10,10,2
+        > 0,0,1
+        > 14,0,1
+        > 0,14,1
+        > 14,14,1
+        > DONE
+        < move
+        > TURN 4,4
+        < ERROR*4,4 is forbidden for black (renju): double three*
+        > TURN 6,6
+        < move
+        > TAKEBACK 10,10
+        < OK
+    """)
+    board = s.board
+    assert board.config.rule is Rule.RENJU and board.at(4, 4) == 0
+    assert board.forbidden(board.config.move(4, 4)) == "double three"
+
+
+def test_renju_with_another_win_length_refused_at_the_next_game_command():
+    s, _ = make_session()
+    run_transcript(s, """
         > START 15
         < OK
-        > TURN 7,7
-        < ERROR*renju*
-        > INFO rule 2
+        > INFO rule 4
+        > INFO win_length 4
+        > BEGIN
+        < ERROR*renju is played with five in a row: win length must be 5, got 4*
+        > INFO rule 12
+        > INFO win_length 5
+        > BEGIN
+        < ERROR*renju*caro*
+        > INFO rule 5
+        > BEGIN
+        < 7,7
+    """)
+    assert s.board.config.rule is Rule.RENJU
+
+
+@pytest.mark.parametrize("mode", ["uct", "guided"])
+def test_gomocup_judge_renju_position_answered_with_a_legal_move(mode):
+    """The real engine in both modes on GomocupJudge's rule test: any legal move but g9."""
+    from protocol.gomocup.thinker import EngineFactory
+
+    s = Session(SessionOptions(nodes=150), EngineFactory(mode, seed=5))
+    block = "\n".join(f"        > {ln}" for ln in GOMOCUP_JUDGE_RENJU)
+    run_transcript(s, f"""
         > START 15
         < OK
-        > BEGIN
+        > INFO rule 4
+        > BOARD
+{block}
+        > DONE
         < move
     """)
-
+    board = s.board
+    played = board.history[-1]
+    assert board.config.xy(played) != (6, 8)
+    board.undo()
+    assert board.forbidden(played) is None
 
 def test_win_length_too_long_for_the_board_mid_game():
     s, _ = make_session()
@@ -818,7 +898,7 @@ def test_start_always_starts_and_a_bad_win_length_or_rule_waits_for_the_move():
         > INFO win_length 3
         > BEGIN
         < move
-        > INFO rule 4
+        > INFO rule 12
         > START 15
         < OK
         > BEGIN

@@ -138,7 +138,7 @@ def test_interrupt_kills_every_engine_and_records_nothing(tmp_path, sig, concurr
     (["--size", "2"], "board width"),
     (["--size", "axb"], "size must be"),
     (["--win-length", "9", "--size", "7"], "win length"),
-    (["--rule", "renju"], "renju"),
+    (["--rule", "renju", "--win-length", "4"], "renju is played with five in a row"),
     (["--openings", "/nonexistent/book"], "--openings"),
     (["--resume"], "need --out"),
     (["--sprt", "10", "0"], "--sprt"),

@@ -70,7 +70,7 @@ def test_tictactoe_distribution_from_empty():
     assert draw == pytest.approx(0.1270, abs=0.01)
 
 
-@pytest.mark.parametrize("rule", list(Rule))
+@pytest.mark.parametrize("rule", [r for r in Rule if r is not Rule.RENJU])  # renju needs K = 5
 def test_near_full_positions_match_exact_enumeration(rule):
     """With at most 4 empty cells every order is enumerated exactly; the kernel's
     frequencies must match, and impossible outcomes must never appear."""

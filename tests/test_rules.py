@@ -68,17 +68,19 @@ def test_config_in_range(w, h, k):
     assert cfg.label == f"{w}x{h}k{k}"
 
 
-def test_rule_bitmask_mapping_and_renju_refused():
+def test_rule_bitmask_mapping():
     assert Rule.from_gomocup_bits(0) is Rule.FREESTYLE
     assert Rule.from_gomocup_bits(1) is Rule.EXACT
     assert Rule.from_gomocup_bits(8) is Rule.CARO
     assert Rule.from_gomocup_bits(2) is Rule.FREESTYLE  # continuous-game bit does not change lines
-    for bits in (4, 5, 12):
-        with pytest.raises(ValueError, match="renju"):
-            Rule.from_gomocup_bits(bits)
+    assert Rule.from_gomocup_bits(4) is Rule.RENJU
+    assert Rule.from_gomocup_bits(6) is Rule.RENJU
+    with pytest.raises(ValueError, match="renju"):
+        Rule.from_gomocup_bits(12)
     assert Rule.parse("exact") is Rule.EXACT and Rule.parse("8") is Rule.CARO
-    with pytest.raises(ValueError):
-        Rule.parse("renju")
+    assert Rule.parse("renju") is Rule.RENJU
+    with pytest.raises(ValueError, match="unknown rule"):
+        Rule.parse("swap")
     for r in Rule:
         assert Rule.from_gomocup_bits(r.gomocup_bits) is r
 

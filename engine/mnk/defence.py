@@ -77,7 +77,16 @@ def _vcf_candidates(st: LineState, s: int, line: list[int]) -> set[int]:
 
 
 def _defence_cells(st: LineState, s: int, deadline: float | None, max_nodes: int) -> set[int] | None:
-    """Padded defence set for ``s`` to move (see :func:`defence_set`)."""
+    """Padded defence set for ``s`` to move (see :func:`defence_set`); under renju black's
+    forbidden points are left out (a forbidden defence is no defence), so it may be empty."""
+    found = _any_defence_cells(st, s, deadline, max_nodes)
+    if found is None or not st.renju or s != 1:
+        return found
+    return set(st.allowed(s, sorted(found)))
+
+
+def _any_defence_cells(st: LineState, s: int, deadline: float | None, max_nodes: int) -> set[int] | None:
+    """:func:`_defence_cells` before black's forbidden points are left out."""
     o = 3 - s
     if st.completing(s):
         return None
@@ -122,7 +131,8 @@ def defence_set(
     - If the opponent has a longer VCF: the moves near its winning line that
       refute it (verified with the solver), plus own fours.
 
-    Never returns an empty set.  Moves are compact indices.
+    Never returns an empty set, except under renju for black when every defence is a
+    forbidden point (the game is lost).  Moves are compact indices.
     """
     if board.is_over:
         return None
@@ -147,7 +157,8 @@ def tactical_move(
     move of a victory by continuous fours), ``"vct"`` (only with ``vct=True``:
     first move of a victory by continuous threats, see :func:`find_vct`),
     ``"defend"`` (the opponent threatens a double threat or a VCF; the
-    best-scored move of :func:`defence_set`).  ``max_nodes`` bounds each
+    best-scored move of :func:`defence_set`).  Never a forbidden point of black's under
+    renju (``None`` when black's only answers are forbidden).  ``max_nodes`` bounds each
     solver run; ``deadline`` (monotonic) bounds them all.
     """
     if board.is_over:
@@ -164,7 +175,10 @@ def tactical_move(
         ks = st.killers(o, wo)
         if ks:
             return unpad(_best(board.config, board.cells, s, ks)), "block"
-        return unpad(_best(board.config, board.cells, s, wo)), "lost"
+        lost = st.allowed(s, wo)  # under renju black may not even block on a forbidden point
+        if not lost:
+            return None
+        return unpad(_best(board.config, board.cells, s, lost)), "lost"
     line = _run_vcf(st, s, deadline, max_nodes)
     if line is not None:
         return unpad(line[0]), "vcf"
@@ -202,7 +216,9 @@ def candidate_moves(board: Board, limit: int | None = None) -> list[tuple[int, f
     scores = cell_scores(board.config, board.cells, int(board.to_move))
     if not scores:
         return []
-    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+    st = LineState(board.config, board.cells)
+    allowed = set(st.allowed(int(board.to_move), list(scores)))  # renju: not black's forbidden points
+    ranked = sorted(((c, v) for c, v in scores.items() if c in allowed), key=lambda kv: (-kv[1], kv[0]))
     if limit is not None:
         ranked = ranked[: max(1, limit)]
     total = sum(s for _, s in ranked) or 1.0

@@ -24,6 +24,7 @@ from .cellsets import CellSets
 from .evaluation import LineEvaluator
 from .patterns import LineState, cell_scores
 from .rollout import RolloutKernel
+from .renju import forbidden_reason
 from .rules import Board, GameConfig, Rule
 from .defence import _defence_cells
 from .solver import _Abort, _solve
@@ -43,9 +44,31 @@ class PlayoutLeaves:
         self.kernel = RolloutKernel(config)
         self._pad = np.array(config.pad, dtype=np.intp)
         self._caro = config.rule is Rule.CARO
+        self._renju = config.rule is Rule.RENJU
 
     def expand(self, state: Board, verdict: Verdict | None, everything: bool = False) -> Expansion:
-        """The candidates of ``state`` (facts from ``verdict``), or every empty cell."""
+        """The candidates of ``state`` (facts from ``verdict``), or every empty cell; under
+        renju never black's forbidden points."""
+        ex = self._candidates(state, verdict, everything)
+        if not (self._renju and int(state.to_move) == 1):
+            return ex
+        kept = self._allowed(state, ex.moves)
+        if kept:
+            return Expansion(kept, complete=ex.complete)
+        if not ex.complete:  # every candidate forbidden: look at every empty cell
+            ex = self._candidates(state, verdict, True)
+            kept = self._allowed(state, ex.moves)
+        # Black with no legal move at all is left its forbidden points: too rare to model.
+        return Expansion(kept or list(ex.moves), complete=True)
+
+    def _allowed(self, state: Board, moves) -> list[int]:
+        """``moves`` without black's forbidden points (renju)."""
+        cfg = self.config
+        cells, pad, dirs = state.cells, cfg.pad, cfg.directions
+        return [m for m in moves if forbidden_reason(cells, pad[m], dirs) is None]
+
+    def _candidates(self, state: Board, verdict: Verdict | None, everything: bool) -> Expansion:
+        """The candidate cells before renju's filter (see :meth:`expand`)."""
         sets = self.sets
         _, threats, near1, near, occ = verdict.facts
         free = sets.full & ~occ

@@ -13,15 +13,18 @@ the parent's facts and the last move only:
   which leaves the win test to the oracle).
 
 Verdicts: a node with a win is a proven win; a full board a draw; two threats (freestyle,
-exact) a proven loss, since one stone cannot fill two cells; one threat forces the block
-(under caro a stone beyond a line's end can also spoil it, so caro lists threats first
-instead of forcing them).
+exact, renju) a proven loss, since one stone cannot fill two cells; one threat forces the
+block (under caro a stone beyond a line's end can also spoil it, so caro lists threats first
+instead of forcing them).  Under renju black's wins are exactly five (never forbidden) and
+white's five or more; a block on a point forbidden for black is no block, so black facing
+one threat there has lost.
 """
 
 from __future__ import annotations
 
 from ..game import Outcome, Verdict
 from .cellsets import CellSets
+from .renju import forbidden_reason
 from .rules import EMPTY, Board, GameConfig, Rule, line_wins, run_through
 
 _WIN, _LOSS, _DRAW = Outcome.WIN, Outcome.LOSS, Outcome.DRAW
@@ -50,6 +53,7 @@ class LineOracle:
         self.sets = sets
         self._caro = config.rule is Rule.CARO
         self._plain = config.rule is Rule.FREESTYLE
+        self._renju = config.rule is Rule.RENJU
         self._compact = [-1] * config.padded_size  # compact move of each padded cell
         for m, c in enumerate(config.pad):
             self._compact[c] = m
@@ -100,7 +104,7 @@ class LineOracle:
             pad = cfg.pad
             wins = [w for w in wins if cell_wins(cfg, cells, pad[w], p)]
         facts = (wins, threats, near1 | sets.near1[move], near | sets.near2[move], occ | sets.bit[move])
-        return self._judge(facts, state.empty_count)
+        return self._judge(facts, state)
 
     def _root(self, board: Board) -> Verdict:
         sets = self.sets
@@ -116,16 +120,20 @@ class LineOracle:
                 if v in (1, 2):
                     near1 |= sets.near1[m]
                     near |= sets.near2[m]
-        return self._judge((wins, threats, near1, near, occ), board.empty_count)
+        return self._judge((wins, threats, near1, near, occ), board)
 
-    def _judge(self, facts: tuple, empty_count: int) -> Verdict:
+    def _judge(self, facts: tuple, state: Board) -> Verdict:
         wins, threats = facts[0], facts[1]
         if wins:
             return Verdict(_WIN, 1, sorted(wins), facts)
-        if empty_count == 0:
+        if state.empty_count == 0:
             return Verdict(_DRAW, 0, None, facts)
         if threats and not self._caro:
             if len(threats) >= 2:
                 return Verdict(_LOSS, 2, sorted(threats), facts)
+            if self._renju and int(state.to_move) == 1:
+                cfg = self.config
+                if forbidden_reason(state.cells, cfg.pad[threats[0]], cfg.directions) is not None:
+                    return Verdict(_LOSS, 2, None, facts)  # the only block is forbidden: any legal move
             return Verdict(Outcome.UNKNOWN, 0, list(threats), facts)  # the only move not lost at once
         return Verdict(Outcome.UNKNOWN, 0, None, facts)

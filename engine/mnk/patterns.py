@@ -29,6 +29,7 @@ from typing import Sequence
 
 import numpy as np
 
+from .renju import forbidden_reason
 from .rules import EMPTY, GameConfig, Rule, run_wins
 
 #: Score of a cell that lies in no live window of either side.
@@ -236,7 +237,7 @@ class LineState:
     stones of ``p``: the only windows where fours and completions live.
     """
 
-    __slots__ = ("config", "geom", "cells", "k", "cnt", "hot", "hash", "freestyle")
+    __slots__ = ("config", "geom", "cells", "k", "cnt", "hot", "hash", "freestyle", "renju")
 
     def __init__(self, config: GameConfig, cells: list[int]) -> None:
         cfg = config
@@ -245,6 +246,9 @@ class LineState:
         self.cells = cells
         self.k = cfg.win_length
         self.freestyle = cfg.rule is Rule.FREESTYLE
+        #: Under renju black's forbidden points are no moves: not fours, threes or
+        #: double threats of black's, and no defence against white's (see :meth:`allowed`).
+        self.renju = cfg.rule is Rule.RENJU
         geom = self.geom
         n = len(geom.windows)
         c1 = [0] * n
@@ -313,6 +317,14 @@ class LineState:
                 hot_theirs.add(w)
 
     # Queries -------------------------------------------------------------------
+    def allowed(self, p: int, cells: Sequence[int]) -> list[int]:
+        """The padded empty ``cells`` that ``p`` may play now: all of them, except black's
+        forbidden points under renju (a five is never forbidden, so completing cells stay)."""
+        if not self.renju or p != 1:
+            return list(cells)
+        board, dirs = self.cells, self.config.directions
+        return [c for c in cells if forbidden_reason(board, c, dirs) is None]
+
     def wins_at(self, cell: int, p: int) -> bool:
         """Would ``p`` complete a line on the empty padded ``cell``?"""
         cells = self.cells
@@ -376,7 +388,7 @@ class LineState:
         self.place(cell, p)
         try:
             w = self.new_completions(cell, p)
-            return w, self.killers(p, w)
+            return w, self.killers(p, w)  # black's forbidden replies are left out there
         finally:
             self.take(cell)
 
@@ -392,7 +404,7 @@ class LineState:
         """
         if not self.freestyle:
             out = []
-            for c in self.four_candidates(p):
+            for c in self.allowed(p, self.four_candidates(p)):
                 w, replies = self.four_replies(c, p)
                 if w:
                     out.append((c, w, replies))
@@ -425,7 +437,7 @@ class LineState:
         if not now:
             return [c for c, _, _ in self.four_options(p)]
         out = []
-        for c in self.four_candidates(p):
+        for c in self.allowed(p, self.four_candidates(p)):
             if c in now:
                 continue
             self.place(c, p)
@@ -447,7 +459,8 @@ class LineState:
         if not wins:
             return []
         if self.config.rule is not Rule.CARO:
-            return list(wins) if len(wins) == 1 else []
+            # Under renju a forbidden point is no defence for black: the completion stands.
+            return self.allowed(3 - p, wins) if len(wins) == 1 else []
         cands = set(wins)
         cells = self.cells
         for w in wins:
@@ -481,7 +494,7 @@ class LineState:
         if not now:
             return [c for c, _, replies in self.four_options(p) if not replies]
         out = []
-        for c in self.four_candidates(p):
+        for c in self.allowed(p, self.four_candidates(p)):
             if c in now:
                 continue
             self.place(c, p)
@@ -531,7 +544,7 @@ class LineState:
         four but gives ``p`` a double-threat move."""
         out = []
         had = bool(self.completing(p))
-        for c in self.three_candidates(p):
+        for c in self.allowed(p, self.three_candidates(p)):
             self.place(c, p)
             try:
                 if not (self.completing(p) if had else self.new_completions(c, p)):

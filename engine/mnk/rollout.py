@@ -30,7 +30,11 @@ outside each window (``left``/``right``):
 - ``CARO``: it does, unless both outside cells are the opponent's with time
   ``<= M`` (a run of exactly ``K`` blocked at both ends); a run longer than
   ``K`` always wins, and every such run contains a window with an own stone
-  outside it, which is not blocked.
+  outside it, which is not blocked;
+- ``RENJU``: the first player's windows as under ``EXACT``, the second player's as
+  under freestyle.  Black's forbidden points are not known to the playouts: a random
+  playout may put black on one (the playouts value positions; the tree's moves obey
+  the rule).
 
 Fill times come from one stable radix ``argsort`` of 8-bit random keys per
 playout (much faster than sorting floats): its first ``e`` entries are a
@@ -203,16 +207,24 @@ class RolloutKernel:
         buf = np.empty((n, flat.shape[1]), dtype=times.dtype)
         # The other player's times in the same column (for caro's blocked ends).
         opp = times[:, :, ::-1, :].reshape(shape[0], -1) if rule is Rule.CARO else None
+        # Renju: only the first player's overlines do not win (columns of player index 0).
+        black_only = None
+        if rule is Rule.RENJU:
+            black_only = np.zeros(shape[1:], dtype=bool)
+            black_only[:, 0, :] = True
+            black_only = black_only.reshape(1, -1)
         for d in cfg.directions:
             np.maximum(flat[s0 : s0 + n], flat[s0 + d : s0 + d + n], out=buf)
             for j in range(2, k):
                 o = s0 + j * d
                 np.maximum(buf, flat[o : o + n], out=buf)
-            if rule is Rule.EXACT:
+            if rule is Rule.EXACT or rule is Rule.RENJU:
                 lo = s0 - d
                 hi = s0 + k * d
                 blocked = flat[lo : lo + n] <= buf
                 blocked |= flat[hi : hi + n] <= buf
+                if black_only is not None:
+                    blocked &= black_only
                 np.maximum(buf, blocked.view(np.uint8).astype(times.dtype) * times.dtype.type(inf), out=buf)
             elif rule is Rule.CARO:
                 lo = s0 - d

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from ..game import GameError
+from .renju import forbidden_reason
 
 EMPTY = 0
 BORDER = 3
@@ -24,6 +25,8 @@ BORDER = 3
 MIN_SIDE = 3
 MAX_SIDE = 64
 MIN_WIN_LENGTH = 2
+#: Renju is five in a row and nothing else.
+RENJU_WIN_LENGTH = 5
 
 
 class Player(enum.IntEnum):
@@ -45,30 +48,38 @@ class Rule(enum.Enum):
     - ``CARO``: like freestyle, except that a run of exactly K whose cells
       just beyond both ends hold opponent stones does not win.  The board edge
       is not a block.
+    - ``RENJU``: five in a row only (K = 5).  The first player (black) wins with
+      exactly five and may not play a forbidden point (an overline, a double four
+      or a double three: :mod:`engine.mnk.renju`) unless the move makes a five; the
+      second player (white) wins with five or more and has no restriction.
     """
 
     FREESTYLE = "freestyle"
     EXACT = "exact"
     CARO = "caro"
+    RENJU = "renju"
 
     @property
     def gomocup_bits(self) -> int:
         """The Gomocup ``INFO rule`` bitmask for this variant."""
-        return {Rule.FREESTYLE: 0, Rule.EXACT: 1, Rule.CARO: 8}[self]
+        return {Rule.FREESTYLE: 0, Rule.EXACT: 1, Rule.CARO: 8, Rule.RENJU: 4}[self]
 
     @classmethod
     def from_gomocup_bits(cls, bits: int) -> "Rule":
         """Map a Gomocup ``INFO rule`` bitmask to a variant.
 
         Bit 2 (continuous game) does not change the winning condition and is
-        ignored.  Renju (bit 4) is refused with ``GameError`` (a ``ValueError``), never played
-        silently as another rule.
+        ignored.  Bit 4 is renju, which already holds black to exactly five, so bit 1
+        beside it changes nothing; renju with caro (bit 8) is refused with ``GameError``
+        (a ``ValueError``), never played silently as another rule.
         """
         if bits < 0:
             raise GameError(f"rule bitmask must be >= 0, got {bits}")
-        if bits & 4:
-            raise GameError("renju (rule bit 4) is not supported")
         exact, caro = bool(bits & 1), bool(bits & 8)
+        if bits & 4:
+            if caro:
+                raise GameError("rule bits 4 (renju) and 8 (caro) together are not supported")
+            return cls.RENJU
         if exact and caro:
             raise GameError("rule bits 1 (exact) and 8 (caro) together are not supported")
         if caro:
@@ -77,16 +88,14 @@ class Rule(enum.Enum):
 
     @classmethod
     def parse(cls, text: str) -> "Rule":
-        """Accept a name (``freestyle``/``exact``/``caro``) or a Gomocup bitmask."""
+        """Accept a name (``freestyle``/``exact``/``caro``/``renju``) or a Gomocup bitmask."""
         t = text.strip().lower()
         if t.lstrip("-").isdigit():
             return cls.from_gomocup_bits(int(t))
         for rule in cls:
             if rule.value == t:
                 return rule
-        if t == "renju":
-            raise GameError("renju is not supported")
-        raise GameError(f"unknown rule {text!r}: use freestyle, exact, caro or a Gomocup bitmask")
+        raise GameError(f"unknown rule {text!r}: use freestyle, exact, caro, renju or a Gomocup bitmask")
 
 
 @dataclass(frozen=True)
@@ -118,6 +127,14 @@ class GameConfig:
             )
         if not isinstance(self.rule, Rule):
             raise GameError(f"rule must be a Rule, got {self.rule!r}")
+        if self.rule is Rule.RENJU:
+            # The forbidden shapes (fours, threes, overlines) are defined for five in a row.
+            if self.win_length != RENJU_WIN_LENGTH:
+                raise GameError(f"renju is played with five in a row: win length must be "
+                                f"{RENJU_WIN_LENGTH}, got {self.win_length}")
+            if min(self.width, self.height) < RENJU_WIN_LENGTH:
+                raise GameError(f"renju needs a board of at least {RENJU_WIN_LENGTH}x{RENJU_WIN_LENGTH}, "
+                                f"got {self.width}x{self.height}")
         stride = self.width + 1
         object.__setattr__(self, "stride", stride)
         object.__setattr__(self, "directions", (1, stride, stride + 1, stride - 1))
@@ -134,7 +151,7 @@ class GameConfig:
 
     @property
     def label(self) -> str:
-        """Short name such as ``15x15k5`` (``-exact``/``-caro`` appended for variants)."""
+        """Short name such as ``15x15k5`` (``-exact``/``-caro``/``-renju`` appended for variants)."""
         base = f"{self.width}x{self.height}k{self.win_length}"
         return base if self.rule is Rule.FREESTYLE else f"{base}-{self.rule.value}"
 
@@ -185,7 +202,8 @@ def line_wins(config: GameConfig, run: int, before: int, after: int, player: int
     ``player`` win, the cells just beyond its ends holding ``before`` and ``after``?
 
     Freestyle: K or more.  Exact: exactly K.  Caro: K or more, except a run of exactly K
-    with opponent stones just beyond both ends (the board edge is not a block).
+    with opponent stones just beyond both ends (the board edge is not a block).  Renju:
+    exactly K for the first player (black), K or more for the second (white).
     """
     k = config.win_length
     if run < k:
@@ -195,6 +213,8 @@ def line_wins(config: GameConfig, run: int, before: int, after: int, player: int
         return True
     if rule is Rule.EXACT:
         return run == k
+    if rule is Rule.RENJU:
+        return run == k or player == 2
     opponent = 3 - player
     return run > k or not (before == opponent and after == opponent)
 
@@ -301,12 +321,37 @@ class Board:
         return self.winner is not None or self._empty_count == 0
 
     def legal_moves(self) -> list[int]:
-        """All empty cells as compact indices, in index order (none once the game is over)."""
+        """All empty cells as compact indices, in index order (none once the game is over);
+        under renju, black's forbidden points are left out."""
         if self.is_over:
             return []
         cfg = self.config
         cells = self.cells
-        return [m for m in range(cfg.area) if cells[cfg.padded(m)] == EMPTY]
+        pad = cfg.pad
+        moves = [m for m in range(cfg.area) if cells[pad[m]] == EMPTY]
+        if cfg.rule is Rule.RENJU and self.to_move is Player.FIRST:
+            dirs = cfg.directions
+            moves = [m for m in moves if forbidden_reason(cells, pad[m], dirs) is None]
+        return moves
+
+    def forbidden(self, move: int) -> str | None:
+        """Why the first player (black) may not play the empty cell ``move`` under renju:
+        ``"overline"``, ``"double four"`` or ``"double three"``; ``None`` when it may (always
+        under the other rules, and for a move that makes a five)."""
+        cfg = self.config
+        if cfg.rule is not Rule.RENJU or not self.is_empty(move):
+            return None
+        return forbidden_reason(self.cells, cfg.pad[move], cfg.directions)
+
+    def forbidden_moves(self) -> list[int]:
+        """Every empty cell that is a forbidden point for black (renju), in index order,
+        whoever is to move."""
+        cfg = self.config
+        if cfg.rule is not Rule.RENJU:
+            return []
+        cells, pad, dirs = self.cells, cfg.pad, cfg.directions
+        return [m for m in range(cfg.area)
+                if cells[pad[m]] == EMPTY and forbidden_reason(cells, pad[m], dirs) is not None]
 
     def stones(self) -> list[tuple[int, int, Player]]:
         """(x, y, player) of every stone, in index order."""
@@ -331,8 +376,9 @@ class Board:
     def apply(self, move: int) -> None:
         """Play ``move`` for the side to move (the game interface's ``apply``).
 
-        Raises :class:`GameError` for an off-board, occupied or blocked cell and after the
-        game is won; then nothing changes.  The win test runs through ``move`` only.
+        Raises :class:`GameError` for an off-board, occupied or blocked cell, for black's
+        forbidden point under renju (the message names the reason) and after the game is
+        won; then nothing changes.  The win test runs through ``move`` only.
         """
         # The search calls this on every step of every descent: kept lean on purpose.
         if self.winner is not None:
@@ -348,6 +394,11 @@ class Board:
             raise GameError(f"{x},{y} is {'occupied' if cells[cell] != BORDER else 'blocked'}")
         player = self.to_move
         p = 1 if player is Player.FIRST else 2
+        if p == 1 and cfg.rule is Rule.RENJU:
+            why = forbidden_reason(cells, cell, cfg.directions)
+            if why is not None:
+                x, y = cfg.xy(move)
+                raise GameError(f"{x},{y} is forbidden for black: {why}")
         cells[cell] = p
         self.history.append(move)
         self._empty_count -= 1

@@ -364,7 +364,7 @@ def _double_defences(st: LineState, s: int, threats: list[int]) -> set[int]:
         if not cand:
             return set()
     out = set()
-    for m in sorted(cand or ()):
+    for m in st.allowed(s, sorted(cand or ())):  # black's forbidden points defend nothing
         st.place(m, s)
         try:
             if not st.completing(o) and not st.double_moves(o):

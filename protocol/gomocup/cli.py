@@ -49,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--win-length", type=positive, default=5, metavar="K",
                    help="stones in a row that win (default 5; INFO win_length overrides)")
     p.add_argument("--rule", type=_rule, default=None, metavar="N|NAME",
-                   help="freestyle, exact, caro or a Gomocup bitmask (INFO rule overrides)")
+                   help="freestyle, exact, caro, renju or a Gomocup bitmask (INFO rule overrides)")
     p.add_argument("--seed", type=int, default=None, help="random seed (reproducible with a playout/node limit)")
     p.add_argument("--max-playouts", type=positive, default=None, metavar="N", help="playouts per move")
     p.add_argument("--max-nodes", type=positive, default=None, metavar="N",
@@ -93,9 +93,14 @@ def _main(argv: list[str] | None) -> int:
 
         return int(bench_main(args_in[1:]) or 0)
     started = process_start_time()
-    args = build_parser().parse_args(args_in)
+    parser = build_parser()
+    args = parser.parse_args(args_in)
 
-    from engine.mnk.rules import Rule
+    from engine.mnk.rules import RENJU_WIN_LENGTH, Rule
+
+    if args.rule is Rule.RENJU and args.win_length != RENJU_WIN_LENGTH:
+        parser.error(f"--rule renju is played with five in a row: --win-length must be "
+                     f"{RENJU_WIN_LENGTH}, got {args.win_length}")
     from engine.timecontrol import DEFAULT_TURN_MS
     from protocol.gomocup.session import Session, SessionOptions
     from protocol.gomocup.thinker import EngineFactory

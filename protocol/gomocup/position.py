@@ -91,13 +91,18 @@ def quick_move(board: Board) -> int:
     """A sound instant move (no search): win now, else block, else near the stones and centre.
 
     Used when a search is impossible or failed, so the brain never misplays
-    silently.  Raises ``ValueError`` when the board has no empty cell.
+    silently; under renju black never gets a forbidden point (unless nothing else is
+    empty).  Raises ``ValueError`` when the board has no empty cell.
     """
     cfg = board.config
     empty = [m for m in range(cfg.area) if board.cells[cfg.padded(m)] == EMPTY]
     if not empty:
         raise ValueError("no empty cell")
-    near = _neighbours(board) or empty
+    if board.to_move == Player.FIRST:
+        # Renju: black's forbidden points are no moves (a five is never forbidden).
+        empty = [m for m in empty if board.forbidden(m) is None] or empty
+    allowed = set(empty)
+    near = [m for m in _neighbours(board) if m in allowed] or empty
     me = board.to_move
     for player in (me, me.other):
         for m in near:

@@ -18,8 +18,12 @@ Semantics worth knowing:
   from DONE's arrival, not BOARD's (a block typed or sent line by line does not
   lose the time it took to send).
 - ``INFO rule``/``win_length`` sent after START apply at the next game command
-  (GomocupJudge sends INFO after START); renju or an impossible win length is
+  (GomocupJudge sends INFO after START); a rule or win length the brain cannot
+  play (renju with K other than 5, renju with caro, K longer than the board) is
   reported there, never in reply to INFO.
+- Renju (rule bit 4): the side with as many stones as the other is black (it moved
+  first), as in every BOARD block; black never gets a forbidden point from the search,
+  and a TURN or PLAY that puts black on one is refused with ``ERROR`` naming the reason.
 - ``INFO max_node`` is a node limit per move; ``max_depth`` is accepted and
   ignored (no depth-limited search).
 - ``INFO thread_num N`` sets the number of searching threads (at most the CPU
@@ -361,6 +365,7 @@ class Session:
         move = self._cell(board, x, y, "TURN")
         if self._me is not None and board.to_move == self._me:
             raise wire.error(f"TURN {x},{y}: it is my move, not the opponent's")
+        self._allowed(board, move, x, y, "TURN")
         board.play(move)
         if board.is_over:
             board.undo()
@@ -386,9 +391,18 @@ class Session:
         if self._me is not None and board.to_move != self._me:
             raise wire.error(f"PLAY {x},{y}: it is the opponent's move")
         move = self._cell(board, x, y, "PLAY")
+        self._allowed(board, move, x, y, "PLAY")
         self._me = board.to_move
         board.play(move)
         return Step([wire.format_move(x, y)])
+
+    @staticmethod
+    def _allowed(board: Board, move: int, x: int, y: int, what: str) -> None:
+        """Refuse black's forbidden point under renju (``ERROR`` with the reason)."""
+        if board.to_move == Player.FIRST:
+            why = board.forbidden(move)
+            if why is not None:
+                raise wire.error(f"{what} {x},{y} is forbidden for black (renju): {why}")
 
     # Blocks ------------------------------------------------------------------------------------
     def _block_line(self, text: str, arrival: float) -> Step:

@@ -1,0 +1,117 @@
+"""The search under renju: black never plays a forbidden point, and a forbidden defence is
+no defence (the oracle, the threat knowledge and both modes)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.api import open_engine, options_for
+from engine.mnk.cellsets import CellSets
+from engine.mnk.defence import defence_set, tactical_move
+from engine.mnk.oracle import LineOracle
+from engine.mnk.patterns import LineState
+from engine.mnk.rules import Board, GameConfig, Player, Rule
+from engine.mnk.solver import find_vcf
+from engine.search.limits import Limits
+
+RENJU = GameConfig.square(15, 5, Rule.RENJU)
+FREE = GameConfig.square(15, 5, Rule.FREESTYLE)
+
+#: Black's double three at (7,7): open twos on row 7 and column 7.
+DOUBLE_THREE = [(5, 7), (6, 7), (7, 5), (7, 6)]
+#: White's diagonal through (7,7), closed by black at (6,6) and (12,12): with (11,11) it is
+#: a four whose only completion is (7,7), forbidden for black.
+WHITE_DIAGONAL = [(8, 8), (9, 9), (10, 10), (0, 0), (14, 0)]
+BLACK_ENDS = [(6, 6), (12, 12)]
+
+
+def position(config, black, white, to_move) -> Board:
+    return Board.from_stones(config, [(x, y, 1) for x, y in black] + [(x, y, 2) for x, y in white], to_move)
+
+
+def forced_onto_forbidden(config) -> Board:
+    """Black to move; white's four can only be blocked at black's forbidden (7,7)."""
+    return position(config, DOUBLE_THREE + BLACK_ENDS, WHITE_DIAGONAL + [(11, 11)], Player.FIRST)
+
+
+def test_oracle_calls_a_forbidden_only_block_a_loss():
+    sets = CellSets(RENJU, 2)
+    verdict = LineOracle(RENJU, sets).verdict(forced_onto_forbidden(RENJU), None, None)
+    assert verdict.outcome.name == "LOSS"
+    free = forced_onto_forbidden(FREE)
+    assert LineOracle(FREE, CellSets(FREE, 2)).verdict(free, None, None).moves == [FREE.move(7, 7)]
+
+
+def test_threat_knowledge_leaves_out_forbidden_points():
+    board = forced_onto_forbidden(RENJU)
+    st = LineState(RENJU, board.cells)
+    wins = st.completing(2)
+    assert wins == [RENJU.padded(RENJU.move(7, 7))]
+    assert st.killers(2, wins) == []  # black's only block is forbidden: no defence
+    assert tactical_move(board) is None
+    # Without white's threat, the double-three point is no four/three/double threat of black's.
+    quiet = position(RENJU, DOUBLE_THREE + BLACK_ENDS, WHITE_DIAGONAL, Player.SECOND)
+    st = LineState(RENJU, quiet.cells)
+    point = RENJU.padded(RENJU.move(7, 7))
+    assert point not in [c for c, _ in st.threes(1)]
+    free = position(FREE, DOUBLE_THREE + BLACK_ENDS, WHITE_DIAGONAL, Player.SECOND)
+    assert FREE.padded(FREE.move(7, 7)) in [c for c, _ in LineState(FREE, free.cells).threes(1)]
+
+
+def test_white_four_onto_a_forbidden_point_is_a_win_for_white():
+    """White's VCF: the four at (11,11) leaves black only the forbidden (7,7)."""
+    board = position(RENJU, DOUBLE_THREE + BLACK_ENDS, WHITE_DIAGONAL, Player.SECOND)
+    line = find_vcf(board, 2, max_nodes=2000)
+    assert line is not None and len(line) == 1  # one four that black cannot answer
+    assert line == [RENJU.move(11, 11)]
+    # Under freestyle black blocks at (7,7) (and gets a double three): no VCF there.
+    free = position(FREE, DOUBLE_THREE + BLACK_ENDS, WHITE_DIAGONAL, Player.SECOND)
+    assert find_vcf(free, 2, max_nodes=2000) is None
+
+
+def test_black_defence_set_has_no_forbidden_point():
+    board = forced_onto_forbidden(RENJU)
+    assert defence_set(board) == set()
+
+
+@pytest.mark.parametrize("mode", ["uct", "guided"])
+def test_both_modes_never_play_a_forbidden_point(mode):
+    """(7,7) would be black's best move (a double three) under freestyle; under renju the
+    root does not even list it, and the search plays something else."""
+    board = position(RENJU, DOUBLE_THREE + [(3, 11)], [(0, 0), (14, 0), (0, 14), (14, 14), (2, 2)], Player.FIRST)
+    engine = open_engine(RENJU, options_for(RENJU, mode), seed=3)
+    result = engine.search(board, Limits(nodes=200))
+    point = RENJU.move(7, 7)
+    assert result.move != point and board.forbidden(result.move) is None
+    assert point not in [c.move for c in engine.root_children()]
+
+
+@pytest.mark.parametrize("mode", ["uct", "guided"])
+def test_both_modes_see_the_forbidden_defence_loss(mode):
+    board = forced_onto_forbidden(RENJU)
+    result = open_engine(RENJU, options_for(RENJU, mode), seed=1).search(board, Limits(nodes=100))
+    assert result.move != RENJU.move(7, 7)
+    assert result.proven == "loss"
+
+
+def test_rollouts_score_blacks_overline_as_no_win():
+    """The playouts' win rule: a black overline is no win, white's is."""
+    from engine.mnk.rollout import RolloutKernel
+
+    cfg = GameConfig(9, 5, 5, Rule.RENJU)
+    # Row 0: X X X . X X . . . (black's gap makes six); row 4: the same for white.
+    # Only the two gaps are empty; rows 1-3 are filled without any line of five.
+    rows = ["XXX.XX" + "OXO", "OOXXOOXXO", "XXOOXXOOX", "OOXXOOXXO", "OOO.OO" + "XOX"]
+    cells = np.array([".XO".index(ch) for row in rows for ch in row], dtype=np.int8)
+    board = Board(cfg)
+    for m, v in enumerate(cells):
+        if v:
+            board.place(m, int(v))
+    board.to_move = Player.FIRST
+    assert board.scan_winner() is None
+    winners = RolloutKernel(cfg).run([(cells, 1)], 64, np.random.default_rng(0))
+    # Black fills (3,0) (an overline, no win) or (3,4) (blocking white); either way black
+    # never wins, and white wins exactly when black fills (3,0) first.
+    assert set(np.unique(winners)) <= {0, 2}
+    assert (winners == 2).any() and (winners == 0).any()
