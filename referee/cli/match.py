@@ -139,7 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--rule", default=None,
                    help="freestyle (K or more in a row wins; the default), exact (exactly K: longer "
                         "lines do not win), caro (K or more, but not exactly K blocked at both ends), "
-                        "or a Gomocup rule bitmask (0, 1, 8)")
+                        "renju (K = 5; black wins with exactly five and loses on a forbidden point: "
+                        "an overline, a double four or a double three), or a Gomocup rule bitmask (0, 1, 4, 8)")
     g.add_argument("--games", type=positive_int, default=2, metavar="N",
                    help="number of games (default 2; an even number plays every opening with both colours)")
     g.add_argument("--first", type=int, choices=(1, 2), default=1,

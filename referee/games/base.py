@@ -24,7 +24,12 @@ __all__ = ["GameRules", "Illegal", "HumanInput", "End", "Position"]
 
 
 class Illegal(Exception):
-    """A reply that is not a legal move here; the message says why (``played 7,7, which is occupied``)."""
+    """A reply that is not a legal move here; the message says why (``played 7,7, which is occupied``).
+
+    ``termination`` is how the game ends when an engine plays it (a game may name a
+    more precise verdict in a subclass, e.g. renju's forbidden points)."""
+
+    termination = Termination.ILLEGAL_MOVE
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from engine.mnk.rules import Board, GameConfig, Player, Rule, render, winning_li
 from referee.games.base import End, GameRules, HumanInput, Illegal
 from referee.games.verdicts import Termination
 
-__all__ = ["MnkRules", "parse_human_move", "HUMAN_HELP", "BOARD_LEGEND"]
+__all__ = ["MnkRules", "Forbidden", "parse_human_move", "HUMAN_HELP", "BOARD_LEGEND"]
 
 _NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
                  10: "ten"}
@@ -44,6 +44,13 @@ def parse_human_move(text: str) -> tuple[int, int] | None:
     """
     m = _HUMAN_MOVE_RE.match(text.strip())
     return None if m is None else (int(m.group(1)), int(m.group(2)))
+
+
+class Forbidden(Illegal):
+    """Black's move on a forbidden point under renju (the message names the point and the
+    shape); the game ends with the ``forbidden`` verdict and white wins."""
+
+    termination = Termination.FORBIDDEN
 
 
 class MnkRules(GameRules):
@@ -76,6 +83,9 @@ class MnkRules(GameRules):
             return f"{board}, exactly {k} in a row (exact: longer lines do not win)"
         if cfg.rule is Rule.CARO:
             return f"{board}, {k} or more in a row, not exactly {k} blocked at both ends (caro)"
+        if cfg.rule is Rule.RENJU:
+            return (f"{board}, renju: black (X) wins with exactly {k} and may not make an overline, "
+                    f"a double four or a double three; white (O) wins with {k} or more")
         return f"{board}, {k} or more in a row (freestyle)"
 
     # Moves ---------------------------------------------------------------------------
@@ -87,6 +97,10 @@ class MnkRules(GameRules):
         move = cfg.move(x, y)
         if not state.is_empty(move):
             raise Illegal(f"played {x},{y}, which is occupied")
+        if state.to_move == Player.FIRST:
+            why = state.forbidden(move)
+            if why is not None:
+                raise Forbidden(f"played {x},{y}: black's {x},{y} is {_article(why)} {why}, forbidden under renju")
         return move
 
     def reply_for(self, state: Board, move: int) -> tuple[int, int]:
@@ -234,4 +248,14 @@ class MnkRules(GameRules):
                                       f"(0..{cfg.width - 1}, 0..{cfg.height - 1})", illegal=True)
         if not state.is_empty(cfg.move(x, y)):
             return HumanInput(problem=f"{x},{y} is occupied", illegal=True)
+        if state.to_move == Player.FIRST:
+            why = state.forbidden(cfg.move(x, y))
+            if why is not None:
+                return HumanInput(problem=f"{x},{y} is forbidden for black (renju): {_article(why)} {why}; "
+                                          "choose another point", illegal=True)
         return HumanInput(reply=move)
+
+
+def _article(reason: str) -> str:
+    """``an`` before ``overline``, ``a`` before the doubles."""
+    return "an" if reason[0] in "aeiou" else "a"

@@ -11,7 +11,9 @@ class Termination(str, enum.Enum):
     """How a game ended; the value is what ``results.jsonl`` holds.
 
     ``LINE`` and ``FULL_BOARD`` (m,n,k) and ``DISCS`` (Reversi: neither side
-    can move, the disc count decides) are normal ends; ``RESIGN`` is a human giving
+    can move, the disc count decides) are normal ends; ``FORBIDDEN`` is black playing
+    a forbidden point under renju (an overline, a double four or a double three: white
+    wins, as the renju rules say, so it counts among the faults); ``RESIGN`` is a human giving
     up (``resign``, ``quit`` or the end of its input); every other value except
     ``INTERRUPTED`` means one engine was at fault and lost.  ``INTERRUPTED``
     games (Ctrl-C, SIGTERM, SPRT stop) are never recorded as results.
@@ -24,6 +26,7 @@ class Termination(str, enum.Enum):
     FULL_BOARD = "full_board"
     DISCS = "discs"
     ILLEGAL_MOVE = "illegal_move"
+    FORBIDDEN = "forbidden"
     BAD_OUTPUT = "bad_output"
     TIMEOUT = "timeout"
     CRASH = "crash"
@@ -38,6 +41,6 @@ NORMAL = frozenset({Termination.LINE, Termination.FULL_BOARD, Termination.DISCS}
 
 #: Terminations where the side at fault loses.
 FAULTS = frozenset({
-    Termination.ILLEGAL_MOVE, Termination.BAD_OUTPUT, Termination.TIMEOUT,
+    Termination.ILLEGAL_MOVE, Termination.FORBIDDEN, Termination.BAD_OUTPUT, Termination.TIMEOUT,
     Termination.CRASH, Termination.START_FAILED,
 })

@@ -34,6 +34,8 @@ def rules_text(config: Any) -> str:
         return f"{board}, exactly {k} in a row (exact: longer lines do not win)"
     if config.rule is Rule.CARO:
         return f"{board}, {k} or more in a row, not exactly {k} blocked at both ends (caro)"
+    if config.rule is Rule.RENJU:
+        return rules_for(config).describe()
     return f"{board}, {k} or more in a row (freestyle)"
 
 

@@ -12,8 +12,11 @@ PSQ (what Piskvork's ``savePsq`` writes in tournament mode, and what we write):
                                    (Piskvork's code), 1 = any other end (crash, illegal
                                    move, bad output, failed start, a human's resignation)
 
+Piskvork's PSQ has no field for the rule (its reader takes the header, the moves and the
+two names only); the SGF's ``RU`` and ``results.jsonl``'s ``rule`` carry it.
+
 SGF (as c-gomoku-cli writes it): ``GM[4]``, ``SZ`` (``w:h`` when not square),
-``RU`` = the Gomocup rule bitmask, ``PB``/``PW`` (B = X = first colour),
+``RU`` = the Gomocup rule bitmask (4 for renju), ``PB``/``PW`` (B = X = first colour),
 ``RE`` = ``B+1``/``W+1``/``0``, ``TE`` = the termination, ``GC`` = the reason and
 the win length, and each move with its time in a comment (``C[123ms]``;
 opening stones say ``C[opening]``).

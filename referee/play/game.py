@@ -213,7 +213,7 @@ class _Game:
             try:
                 move = rules.judge(state, reply)
             except Illegal as exc:
-                return Termination.ILLEGAL_MOVE, f"{self.called(i)} {exc}", 1 - i
+                return exc.termination, f"{self.called(i)} {exc}", 1 - i
             end = self._play(move, colour, self.called(i), ms)
             if end is not None:
                 return end

@@ -1,0 +1,99 @@
+"""The referee under renju (fast tier: in-process seats, the real ``play_game``): black's
+forbidden point ends the game with the ``forbidden`` verdict, a five still wins, white's
+overline wins, a person is told why a point is forbidden, and records carry the rule."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from engine.mnk.rules import GameConfig, Rule
+from referee.cli.match import build_parser, _game_config
+from referee.games import rules_for
+from referee.games.clock import TimeControl
+from referee.games.verdicts import FAULTS, Termination
+from referee.match.records import sgf_text
+from referee.play.game import play_game
+from referee.seats.base import InProcessSeat
+from referee.seats.human import HumanSeat
+
+RENJU = GameConfig.square(15, 5, Rule.RENJU)
+TC = TimeControl(turn_ms=1000, tolerance_ms=1000)
+#: White's moves far from the action (corners and edges).
+QUIET = [(0, 0), (14, 0), (0, 14), (14, 14), (0, 2), (2, 0), (12, 0), (0, 12)]
+
+
+class Scripted(InProcessSeat):
+    """An engine that plays its ``moves`` in order (whatever the position)."""
+
+    def __init__(self, name, moves):
+        super().__init__(name)
+        self._moves = iter(moves)
+
+    def ask(self, pos, turn):
+        return next(self._moves), 0.001
+
+
+def play(black, white, config=RENJU):
+    return play_game([Scripted("black", black), Scripted("white", white)], game=1, first=1, config=config, tc=TC)
+
+
+def test_a_forbidden_move_by_black_ends_the_game_and_white_wins():
+    r = play([(5, 7), (6, 7), (7, 5), (7, 6), (7, 7)], QUIET)
+    assert r.termination == "forbidden" and r.winner == "engine2"
+    assert r.reason == "black played 7,7: black's 7,7 is a double three, forbidden under renju"
+    assert [7, 7] not in r.moves  # the forbidden move is not played
+    assert Termination.FORBIDDEN in FAULTS
+    assert "RU[4]" in sgf_text(r) and r.rule == "renju"
+
+
+def test_an_overline_by_black_is_forbidden_but_the_same_under_freestyle_wins():
+    black = [(2, 7), (3, 7), (4, 7), (6, 7), (7, 7), (5, 7)]
+    r = play(black, QUIET)
+    assert (r.termination, r.winner) == ("forbidden", "engine2")
+    assert "black's 5,7 is an overline" in r.reason
+    r = play(black, QUIET, config=GameConfig.square(15, 5, Rule.FREESTYLE))
+    assert (r.termination, r.winner) == ("line", "engine1")
+
+
+def test_a_five_that_also_makes_a_four_wins_for_black():
+    # Row 7 holds four black stones and column 7 three: (7,7) makes five and a four at once.
+    black = [(3, 7), (4, 7), (5, 7), (7, 4), (7, 5), (7, 6), (6, 7), (7, 7)]
+    r = play(black, QUIET)
+    assert (r.termination, r.winner) == ("line", "engine1")
+    assert "renju rule" in r.reason
+
+
+def test_white_wins_with_an_overline():
+    white = [(2, 9), (3, 9), (4, 9), (6, 9), (7, 9), (5, 9)]
+    black = [(0, 0), (14, 0), (0, 14), (14, 14), (0, 2), (2, 0)]
+    r = play(black, white)
+    assert (r.termination, r.winner) == ("line", "engine2")
+
+
+def test_a_person_playing_black_is_told_why_and_chooses_again():
+    out = io.StringIO()
+    answers = iter(["5,7", "6,7", "7,5", "7,6", "7,7", "9,9"])
+
+    def ask(prompt):
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    seats = [HumanSeat(input_fn=ask, output=out, show_board=False), Scripted("white", QUIET)]
+    r = play_game(seats, game=1, first=1, config=RENJU, tc=TC)
+    text = out.getvalue()
+    assert "7,7 is forbidden for black (renju): a double three; choose another point" in text
+    assert [9, 9] in r.moves and [7, 7] not in r.moves
+    assert r.termination == "resign"  # the end of the scripted input
+
+
+def test_the_match_options_take_renju_and_describe_it():
+    p = build_parser()
+    config = _game_config(p.parse_args(["a", "b", "--rule", "renju"]), p)
+    assert config.rule is Rule.RENJU and config.win_length == 5
+    assert "double three" in rules_for(config).describe()
+    with pytest.raises(SystemExit):
+        _game_config(p.parse_args(["a", "b", "--rule", "renju", "--win-length", "6"]), p)
