@@ -1,23 +1,17 @@
-"""The referee: runs and adjudicates games between two engine processes (Gomocup engines
-for the m,n,k family, NBoard engines for Reversi), a person or the built-in random mover.
+"""The referee: runs and adjudicates games between engine processes (Gomocup engines for the
+m,n,k family, NBoard engines for Reversi), a person or the built-in random mover.
 
 It imports the games' rules and record formats only (``engine.mnk.rules``,
-``engine.reversi.rules``, ``engine.reversi.ggf``), never a search.  Modules, from the
-command line down (the full table is in docs/ARCHITECTURE.md):
+``engine.reversi.rules``, ``engine.reversi.ggf``), never a search.  Its floors, each
+importing only the floors below it (``tests/test_architecture.py`` checks this; the
+module table is in docs/ARCHITECTURE.md):
 
-- ``cli``        the ``referee`` command (``referee check``/``referee script`` dispatch to
-                 ``referee.cli.check``/``referee.conformance.script``)
-- ``match``      scheduling, concurrency, resume, SPRT stop; ``startcheck`` every engine started once first
-- ``cluster``    the games of a match on a Dask cluster (``--cluster``; imports Dask, only then);
-                 ``cluster_worker`` what runs on a worker, ``cluster_address`` the address
-- ``gamejob``    one game from picklable settings, played by one call (``GameJob``, ``play_job``)
-- ``game``       one game over any game's rules (``games``): own position, own clock, verdict
-- ``seats``      which seat plays a side: ``seat_gomocup``, ``seat_nboard`` (over ``seat_process``),
-                 ``seat_human``, ``seat_random``; ``spec`` how a side is given
-- ``process``    ``EngineProcess``: child process in its own process group, line reads with
-                 deadlines, kill and reap (the base for ``check``/``script`` too)
-- ``wire``, ``wire_nboard`` each protocol's replies parsed and commands formatted
-- ``clock``, ``termination``, ``openings``, ``records`` (PSQ/SGF/GGF/JSONL), ``stats`` (Elo, LOS,
-  SPRT), ``display``
-- ``random_engine`` instant random movers as processes (Gomocup; ``--nboard``)
+- ``cli``          the ``referee`` command and its ``check`` and ``script`` subcommands
+- ``match``        a match: settings, schedule, runners, records, statistics, what is shown;
+  ``conformance``  the check suites and scripted transcripts
+- ``cluster``      a match's games on a Dask cluster (the only place Dask is imported)
+- ``play``         one adjudicated game, and the same game as a picklable job
+- ``seats``        the ``Seat`` contract and its kinds (Gomocup, NBoard, human, random), the start check
+- ``engines``      child processes and the wire formats; ``games`` the rules, clock, verdicts, openings
+- ``errors``       the referee's own errors
 """
