@@ -8,6 +8,7 @@ import pytest
 
 from fake_engines.fakes import assert_all_gone, fake_argv, read_pids, running
 from referee.engines.process import EngineProcess, close_many
+from referee.engines.transport import OverlongLine
 from referee.errors import EngineExited, EngineStartError
 
 pytestmark = pytest.mark.slow  # every test here starts processes
@@ -43,7 +44,7 @@ def test_lines_big_binary_and_crlf_are_survived():
         "o.flush()\n"
         "sys.stdin.readline()\n"
     )
-    eng = EngineProcess(script(code), name="odd")
+    eng = EngineProcess(script(code), name="odd", max_line_bytes=200000)
     eng.start()
     try:
         dl = time.monotonic() + 5
@@ -58,13 +59,14 @@ def test_lines_big_binary_and_crlf_are_survived():
         eng.close(grace_s=0.1)
 
 
-def test_endless_line_is_cut_into_pieces():
-    eng = EngineProcess(script("import sys; sys.stdout.write('y' * 300000); sys.stdout.flush(); "
+def test_endless_line_is_cut_once_and_its_rest_dropped():
+    eng = EngineProcess(script("import sys; sys.stdout.write('y' * 300000 + '\\nnext\\n'); sys.stdout.flush(); "
                                "import time; time.sleep(30)"), name="endless", max_line_bytes=100000)
     eng.start()
     try:
         piece = eng.read_line(time.monotonic() + 5)
-        assert piece == "y" * 100000
+        assert isinstance(piece, OverlongLine) and piece == "y" * 100000
+        assert eng.read_line(time.monotonic() + 5) == "next"  # the other 200000 bytes were dropped
     finally:
         eng.close(grace_s=0.1)
 
@@ -235,7 +237,7 @@ def test_a_reader_that_starts_waiting_while_close_runs_wakes_at_once():
     eng = EngineProcess(script("import time; time.sleep(30)"), name="victim")
     eng.start()
     at_select, go, returned = threading.Event(), threading.Event(), threading.Event()
-    real_select = eng._sel.select
+    real_select = eng._pipes.sel.select
 
     def gated_select(timeout=None):
         at_select.set()
@@ -245,8 +247,8 @@ def test_a_reader_that_starts_waiting_while_close_runs_wakes_at_once():
         finally:
             returned.set()
 
-    eng._sel.select = gated_select
-    real_kill_group = eng._kill_group
+    eng._pipes.sel.select = gated_select
+    real_kill_group = eng._child.kill_group
     waited = []
 
     def kill_group_once_the_reader_has_selected():
@@ -256,7 +258,7 @@ def test_a_reader_that_starts_waiting_while_close_runs_wakes_at_once():
         waited.append(time.monotonic() - t)
         real_kill_group()
 
-    eng._kill_group = kill_group_once_the_reader_has_selected
+    eng._child.kill_group = kill_group_once_the_reader_has_selected
     outcome = []
 
     def reader():
@@ -274,7 +276,7 @@ def test_a_reader_that_starts_waiting_while_close_runs_wakes_at_once():
         th.join(30)
     finally:
         go.set()
-        eng._kill_group = real_kill_group
+        eng._child.kill_group = real_kill_group
         eng.kill()
     assert outcome == ["exited"]
     assert waited and waited[0] < 2  # woken by close(), before the engine was even killed

@@ -2,7 +2,10 @@
 
 :class:`ProcessSeat` starts the engine, writes command lines, reads reply lines
 with a deadline while polling the match's stop event, keeps the engine's chatter
-(at most :data:`MAX_KEPT_MESSAGES` lines a game) and ends the process.  Every
+(at most :data:`MAX_KEPT_MESSAGES` lines a game) and ends the process.  It talks to
+the engine through a :class:`~referee.engines.transport.Transport`: an
+:class:`~referee.engines.process.EngineProcess` in a match, an in-memory one in the
+tests, so every verdict can be tried without processes.  Every
 failure is raised as a :class:`~referee.games.verdicts.Fault` with the termination
 the game records; the wire adapters (:mod:`referee.seats.gomocup`,
 :mod:`referee.seats.nboard`) add what their protocol says.
@@ -14,7 +17,10 @@ import threading
 import time
 from typing import IO, Callable, Sequence
 
-from referee.engines.process import EngineProcess, ProcessRegistry, is_info_line
+from referee.engines.gomocup_wire import is_chatter as is_info_line
+from referee.engines.process import EngineProcess
+from referee.engines.registry import ProcessRegistry
+from referee.engines.transport import MAX_LINE_BYTES, OverlongLine, Transport
 from referee.errors import EngineError, EngineExited, EngineStartError, EngineTimeout
 from referee.seats.spec import EngineSpec
 from referee.games.verdicts import Termination
@@ -33,7 +39,11 @@ class ProcessSeat:
     """An engine process playing one side of one game.
 
     ``tag`` names the process in the I/O log (e.g. ``engine1``); ``stop`` is
-    polled during long waits so an interrupted match ends promptly.
+    polled during long waits so an interrupted match ends promptly; ``transport``
+    replaces the engine process the seat would start from ``spec`` (the tests'
+    in-memory engines).  A line longer than
+    :data:`~referee.engines.transport.MAX_LINE_BYTES` is bad output (at the start:
+    a failed start).
     Subclasses set :attr:`end_line` (how the protocol asks an engine to exit)
     and implement ``launch``, ``finish_start`` and ``ask``.
     """
@@ -52,11 +62,12 @@ class ProcessSeat:
         stop: threading.Event | None = None,
         tag: str | None = None,
         log_t0: float | None = None,
+        transport: Transport | None = None,
     ) -> None:
         self.spec = spec
         self.name = spec.label
         self.messages: list[str] = []
-        self.proc = EngineProcess(
+        self.proc: Transport = transport if transport is not None else EngineProcess(
             spec.argv, name=tag or spec.label, cwd=spec.cwd, send_delay_ms=spec.send_delay_ms,
             log=log, stderr_path=stderr_path, log_t0=log_t0, end_line=self.end_line,
         )
@@ -141,6 +152,8 @@ class ProcessSeat:
                 raise Fault(on_exit, f"{self.name}: {exc}") from exc
             for line in skipped:
                 self._keep(line)
+            if isinstance(reply, OverlongLine):
+                raise self._overlong(on_exit)
             if reply is not None:
                 return reply
             if step >= deadline:
@@ -149,7 +162,14 @@ class ProcessSeat:
     def _drain(self) -> None:
         """Keep the output that arrived between turns (it is never taken as a move)."""
         for line in self.proc.drain():
+            if isinstance(line, OverlongLine):
+                raise self._overlong(Termination.BAD_OUTPUT)
             self._keep(line)
+
+    def _overlong(self, on_exit: Termination) -> Fault:
+        """The fault of a line over the cap: a failed start while starting, else bad output."""
+        kind = Termination.START_FAILED if on_exit is Termination.START_FAILED else Termination.BAD_OUTPUT
+        return Fault(kind, f"{self.name} sent a line of more than {MAX_LINE_BYTES // 1024} kB")
 
     def _elapsed(self) -> float:
         """Seconds from the last command written to the reply just read (the referee's measure)."""

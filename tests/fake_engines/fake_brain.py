@@ -18,9 +18,13 @@ asked for):
   --messages N        print N MESSAGE/DEBUG lines (one holding a coordinate) before each move
   --eval-mate-from N  print "MESSAGE ... Eval <v>" before each move, like Rapfi: "+M1" (the side
                       to move wins) once the board holds N stones or more, else the stone count
-  --big-message       print a 100 kB MESSAGE line before each move
+  --big-message       print a 60 kB MESSAGE line before each move (just under the referee's 64 kB cap)
   --drop-ms MS        like Rapfi: a command arriving within MS of our last move is
                       dropped (answered "ERROR Unknown command") and forgotten
+  --flood-at N        instead of answering, print --flood-text lines without end
+  --flood-after N     answer, then print --flood-text lines without end
+  --flood-text TEXT   the flood's line (default "MESSAGE flood")
+  --flood-no-newline  the flood is one endless line
   --kill-parent-at N  kill our parent process (the referee, or its Dask worker) with SIGKILL
   --spawn-child       start a sleeping grandchild process (its pid goes to --pidfile too)
   --pidfile PATH      append our pid (and the child's) to PATH, one per line
@@ -37,10 +41,22 @@ import sys
 import time
 
 
+def flood(text: str, newline: bool) -> None:
+    """Print ``text`` as fast as the pipe takes it, for ever (one endless line without
+    ``newline``); exit once the reader has gone."""
+    block = ((text + "\n") if newline else text).encode() * 4096
+    try:
+        while True:
+            sys.stdout.buffer.write(block)
+            sys.stdout.buffer.flush()
+    except OSError:
+        os._exit(0)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     for opt in ("--crash-at", "--hang-at", "--kill-parent-at", "--sleep-at", "--occupied-at", "--offboard-at",
-                "--garbage-at"):
+                "--garbage-at", "--flood-at", "--flood-after"):
         ap.add_argument(opt, type=int, default=0)
     ap.add_argument("--sleep-ms", type=int, default=0)
     ap.add_argument("--move-ms", type=int, default=0)
@@ -52,6 +68,8 @@ def main() -> None:
     ap.add_argument("--eval-mate-from", type=int, default=0)
     ap.add_argument("--big-message", action="store_true")
     ap.add_argument("--drop-ms", type=float, default=0)
+    ap.add_argument("--flood-text", default="MESSAGE flood")
+    ap.add_argument("--flood-no-newline", action="store_true")
     ap.add_argument("--spawn-child", action="store_true")
     ap.add_argument("--pidfile", default=None)
     ap.add_argument("--name", default="fake")
@@ -85,7 +103,7 @@ def main() -> None:
         for i in range(a.messages):
             say(f"MESSAGE thinking {i} best 7,7" if i % 2 == 0 else f"DEBUG depth {i}")
         if a.big_message:
-            say("MESSAGE " + "z" * 100_000)
+            say("MESSAGE " + "z" * 60_000)
         if a.eval_mate_from:
             say(f"MESSAGE depth 3 Eval {'+M1' if len(stones) >= a.eval_mate_from else len(stones)}")
         if n == a.crash_at:
@@ -96,6 +114,8 @@ def main() -> None:
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
             while True:
                 time.sleep(1)
+        if n == a.flood_at:
+            flood(a.flood_text, not a.flood_no_newline)
         if n == a.sleep_at:
             time.sleep(a.sleep_ms / 1000)
         if a.move_ms:
@@ -119,6 +139,8 @@ def main() -> None:
             stones[(x, y)] = 1
         say(f"{x},{y}\tValue: 0.42" if a.trailing else f"{x},{y}")
         last_move_time = time.monotonic()
+        if n == a.flood_after:
+            flood(a.flood_text, not a.flood_no_newline)
 
     in_board = False
     while True:

@@ -13,6 +13,11 @@ Options make it misbehave in one specific way, at its own N-th ``go`` (1-based):
   --sleep-at N --sleep-ms MS   sleep MS before answering
   --crash-at N        exit with status 3 instead of answering
   --hang-at N         stop answering; ignore quit and SIGTERM (must be killed)
+  --flood-at N        instead of answering, print --flood-text lines without end
+  --flood-after N     answer, then print --flood-text lines without end
+  --flood-text TEXT   the flood's line (default "status flood")
+  --flood-no-newline  the flood is one endless line
+  --flood-on-start    print the flood instead of answering "nboard"
   --no-pong           never answer ping
   --move-ms MS        sleep MS before every move (slow but well behaved)
   --ignore-clock-ms MS sleep MS before every move of a game sent with a clock (TI)
@@ -40,6 +45,18 @@ def say(line: str) -> None:
     sys.stdout.flush()
 
 
+def flood(text: str, newline: bool) -> None:
+    """Print ``text`` as fast as the pipe takes it, for ever (one endless line without
+    ``newline``); exit once the reader has gone."""
+    block = ((text + "\n") if newline else text).encode() * 4096
+    try:
+        while True:
+            sys.stdout.buffer.write(block)
+            sys.stdout.buffer.flush()
+    except OSError:
+        os._exit(0)
+
+
 def pick(state: ReversiState, go: int, opt, rng: random.Random) -> str | None:
     """The word to answer the ``go``-th go with (``None``: answer nothing)."""
     legal = state.legal_moves()
@@ -63,13 +80,16 @@ def pick(state: ReversiState, go: int, opt, rng: random.Random) -> str | None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     for name in ("--illegal-at", "--noflip-at", "--pass-at", "--offboard-at", "--garbage-at", "--binary-at",
-                 "--sleep-at", "--crash-at", "--hang-at"):
+                 "--sleep-at", "--crash-at", "--hang-at", "--flood-at", "--flood-after"):
         ap.add_argument(name, type=int, default=0)
     ap.add_argument("--sleep-ms", type=int, default=0)
     # plays by its level whatever the game clock (TI) says, as Edax does: this long a go under a clock
     ap.add_argument("--ignore-clock-ms", type=int, default=0)
     ap.add_argument("--move-ms", type=int, default=0)
     ap.add_argument("--no-pong", action="store_true")
+    ap.add_argument("--flood-text", default="status flood")
+    ap.add_argument("--flood-no-newline", action="store_true")
+    ap.add_argument("--flood-on-start", action="store_true")
     ap.add_argument("--edax-style", action="store_true")
     ap.add_argument("--chatter", action="store_true")
     ap.add_argument("--name", default="")
@@ -91,6 +111,8 @@ def main() -> None:
         if cmd == "quit":
             return
         if cmd == "nboard":
+            if opt.flood_on_start:
+                flood(opt.flood_text, not opt.flood_no_newline)
             if opt.name:
                 say(f"set myname {opt.name}")
         elif cmd == "set" and len(words) > 2 and words[1] == "game":
@@ -114,6 +136,8 @@ def main() -> None:
                 signal.signal(signal.SIGTERM, signal.SIG_IGN)
                 while True:
                     time.sleep(1)
+            if go == opt.flood_at:
+                flood(opt.flood_text, not opt.flood_no_newline)
             if go == opt.binary_at:
                 sys.stdout.buffer.write(b"\x00\xff\xfe garbage \x01\n")
                 sys.stdout.flush()
@@ -132,6 +156,8 @@ def main() -> None:
                 say(f"=== {word.lower()} 0.00 0.0")
             else:
                 say(f"=== {word}/0.00/0.01")
+            if go == opt.flood_after:
+                flood(opt.flood_text, not opt.flood_no_newline)
 
 
 if __name__ == "__main__":
