@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine.game import GameError
-from engine.mnk.renju import forbidden_reason
+from engine.mnk.renju import forbidden_reason, python_reason
 from engine.mnk.rules import Board, GameConfig, Player, Rule
 
 RENJU = GameConfig.square(15, 5, Rule.RENJU)
@@ -93,6 +93,7 @@ TABLE = [
 def test_hand_checked_positions(name, black, white, point, expected):
     board = position(black, white)
     assert reason(board, *point) == expected
+    assert python_reason(board.cells, RENJU.padded(RENJU.move(*point)), RENJU.directions) == expected
 
 
 def test_double_four_on_one_line_with_split_stones():
@@ -278,5 +279,6 @@ def test_agrees_with_an_independent_checker_on_random_positions():
             want = _reference_forbidden(board, x, y)
             got = forbidden_reason(board.cells, cfg.pad[m], cfg.directions)
             assert got == want, (str(board), x, y)
+            assert python_reason(board.cells, cfg.pad[m], cfg.directions) == want, (str(board), x, y)
             seen[got] += 1
     assert all(n > 0 for n in seen.values()), seen  # every reason occurred

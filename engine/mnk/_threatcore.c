@@ -145,6 +145,7 @@ static PyTypeObject GeomType = {
 #include "_tree_knowledge.h"
 #include "_tree_search.h"
 #include "_tree_module.h"
+#include "_renju.h"
 
 /* ------------------------------------------------------------------------ */
 /* Python entry point.                                                       */
@@ -234,8 +235,74 @@ out:
     return result;
 }
 
+PyDoc_STRVAR(forbidden_doc,
+"forbidden(cells, targets, directions) -> bytes\n\n"
+"Renju: the reason code of each padded cell in `targets` as black's move on the padded board\n"
+"`cells` (bytes; not modified): 0 allowed (also an occupied cell), 1 overline, 2 double four,\n"
+"3 double three -- engine.mnk.renju.forbidden_reason in C.  `directions`: the four padded steps.");
+
+static PyObject *forbidden(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    PyObject *targets_obj;
+    int dirs[4];
+    if (!PyArg_ParseTuple(args, "y*O(iiii)", &buf, &targets_obj, &dirs[0], &dirs[1], &dirs[2], &dirs[3]))
+        return NULL;
+    PyObject *seq = NULL, *result = NULL;
+    signed char *board = NULL;
+    Py_ssize_t n = buf.len;
+    int margin = 0;
+    for (int i = 0; i < 4; i++) {
+        if (dirs[i] <= 0) {
+            PyErr_SetString(PyExc_ValueError, "directions must be positive steps");
+            goto out;
+        }
+        if (dirs[i] + 1 > margin) margin = dirs[i] + 1;
+    }
+    seq = PySequence_Fast(targets_obj, "targets must be a sequence");
+    if (!seq) goto out;
+    /* Off-board cells on both sides: a step back from the first row's first cell lands before
+     * the padded list (Python reads its last cell there, a border cell too). */
+    board = malloc((size_t)(n + 2 * margin));
+    if (!board) {
+        PyErr_NoMemory();
+        goto out;
+    }
+    memset(board, 3, (size_t)(n + 2 * margin));
+    const unsigned char *src = buf.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (src[i] > 3) {
+            PyErr_SetString(PyExc_ValueError, "cell values must be 0..3");
+            goto out;
+        }
+        board[margin + i] = (signed char)src[i];
+    }
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    result = PyBytes_FromStringAndSize(NULL, k);
+    if (!result) goto out;
+    char *codes = PyBytes_AS_STRING(result);
+    for (Py_ssize_t i = 0; i < k; i++) {
+        long t = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (t == -1 && PyErr_Occurred()) {
+            Py_CLEAR(result);
+            goto out;
+        }
+        if (t < 0 || t >= n) {
+            PyErr_SetString(PyExc_ValueError, "a target is off the padded board");
+            Py_CLEAR(result);
+            goto out;
+        }
+        codes[i] = (char)rj_forbidden(board + margin, (int)t, dirs);
+    }
+out:
+    Py_XDECREF(seq);
+    free(board);
+    PyBuffer_Release(&buf);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"solve", solve, METH_VARARGS, solve_doc},
+    {"forbidden", forbidden, METH_VARARGS, forbidden_doc},
     {NULL, NULL, 0, NULL},
 };
 

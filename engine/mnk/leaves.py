@@ -24,7 +24,7 @@ from .cellsets import CellSets
 from .evaluation import LineEvaluator
 from .patterns import LineState, cell_scores
 from .rollout import RolloutKernel
-from .renju import forbidden_reason
+from .renju import allowed_cells
 from .rules import Board, GameConfig, Rule
 from .defence import _defence_cells
 from .solver import _Abort, _solve
@@ -64,8 +64,9 @@ class PlayoutLeaves:
     def _allowed(self, state: Board, moves) -> list[int]:
         """``moves`` without black's forbidden points (renju)."""
         cfg = self.config
-        cells, pad, dirs = state.cells, cfg.pad, cfg.directions
-        return [m for m in moves if forbidden_reason(cells, pad[m], dirs) is None]
+        pad = cfg.pad
+        ok = set(allowed_cells(state.cells, [pad[m] for m in moves], cfg.directions))
+        return [m for m in moves if pad[m] in ok]
 
     def _candidates(self, state: Board, verdict: Verdict | None, everything: bool) -> Expansion:
         """The candidate cells before renju's filter (see :meth:`expand`)."""

@@ -29,7 +29,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .renju import forbidden_reason
+from .renju import allowed_cells
 from .rules import EMPTY, GameConfig, Rule, run_wins
 
 #: Score of a cell that lies in no live window of either side.
@@ -322,8 +322,7 @@ class LineState:
         forbidden points under renju (a five is never forbidden, so completing cells stay)."""
         if not self.renju or p != 1:
             return list(cells)
-        board, dirs = self.cells, self.config.directions
-        return [c for c in cells if forbidden_reason(board, c, dirs) is None]
+        return allowed_cells(self.cells, list(cells), self.config.directions)
 
     def wins_at(self, cell: int, p: int) -> bool:
         """Would ``p`` complete a line on the empty padded ``cell``?"""

@@ -20,11 +20,21 @@ along one of the four lines through the move ``m``:
 All functions work on the padded cell list of :mod:`engine.mnk.rules` (``BORDER`` off
 the board) in place and restore it.  The board must use five in a row
 (:class:`engine.mnk.rules.GameConfig` refuses renju with another win length).
+
+The same check is in C (``_renju.h`` in the ``_threatcore`` extension), used when the
+extension is built and ``MNK_PURE_PYTHON`` is not set; this module's Python version is the
+reference (:func:`python_reason`), and ``tests/test_renju_native.py`` keeps the two equal.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Sequence
+
+try:  # the C version (engine/mnk/_renju.h), built with the m,n,k extension when a compiler is at hand
+    from . import _threatcore
+except ImportError:  # pragma: no cover - exercised by installs without a compiler
+    _threatcore = None
 
 EMPTY = 0  # the same values as engine.mnk.rules (not imported: rules imports this module)
 BLACK = 1
@@ -34,6 +44,12 @@ DOUBLE_FOUR = "double four"
 DOUBLE_THREE = "double three"
 #: Every reason :func:`forbidden_reason` can give.
 REASONS = (OVERLINE, DOUBLE_FOUR, DOUBLE_THREE)
+#: The C code's reason codes (0 allowed), in the order of :data:`REASONS`.
+_BY_CODE = (None,) + REASONS
+
+#: Is the C version in use?
+USE_NATIVE = (_threatcore is not None and hasattr(_threatcore, "forbidden")
+              and not os.environ.get("MNK_PURE_PYTHON"))
 
 
 def _run(cells: list[int], c: int, d: int) -> tuple[int, int, int]:
@@ -126,6 +142,27 @@ def forbidden_reason(cells: list[int], m: int, directions: Sequence[int]) -> str
     the four padded steps of its :class:`~engine.mnk.rules.GameConfig`.
     """
     if not may_be_forbidden(cells, m, directions):
+        return None  # most cells: no need to cross into C
+    if USE_NATIVE:
+        return _BY_CODE[_threatcore.forbidden(bytes(cells), (m,), tuple(directions))[0]]
+    return _reason(cells, m, tuple(directions))
+
+
+def allowed_cells(cells: list[int], targets: Sequence[int], directions: Sequence[int]) -> list[int]:
+    """The padded empty ``targets`` that black may play (:func:`forbidden_reason` is ``None``),
+    in their order: one call into C for all of them when the C version is in use."""
+    if not targets:
+        return []
+    if USE_NATIVE:
+        codes = _threatcore.forbidden(bytes(cells), targets, tuple(directions))
+        return [t for t, code in zip(targets, codes) if not code]
+    dirs = tuple(directions)
+    return [t for t in targets if not may_be_forbidden(cells, t, dirs) or _reason(cells, t, dirs) is None]
+
+
+def python_reason(cells: list[int], m: int, directions: Sequence[int]) -> str | None:
+    """:func:`forbidden_reason` in Python whatever :data:`USE_NATIVE` says (the reference)."""
+    if cells[m] != EMPTY or not may_be_forbidden(cells, m, directions):
         return None
     return _reason(cells, m, tuple(directions))
 

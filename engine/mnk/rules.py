@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from ..game import GameError
-from .renju import forbidden_reason
+from .renju import allowed_cells, forbidden_reason
 
 EMPTY = 0
 BORDER = 3
@@ -330,8 +330,8 @@ class Board:
         pad = cfg.pad
         moves = [m for m in range(cfg.area) if cells[pad[m]] == EMPTY]
         if cfg.rule is Rule.RENJU and self.to_move is Player.FIRST:
-            dirs = cfg.directions
-            moves = [m for m in moves if forbidden_reason(cells, pad[m], dirs) is None]
+            ok = set(allowed_cells(cells, [pad[m] for m in moves], cfg.directions))
+            moves = [m for m in moves if pad[m] in ok]
         return moves
 
     def forbidden(self, move: int) -> str | None:
@@ -349,9 +349,10 @@ class Board:
         cfg = self.config
         if cfg.rule is not Rule.RENJU:
             return []
-        cells, pad, dirs = self.cells, cfg.pad, cfg.directions
-        return [m for m in range(cfg.area)
-                if cells[pad[m]] == EMPTY and forbidden_reason(cells, pad[m], dirs) is not None]
+        cells, pad = self.cells, cfg.pad
+        empty = [m for m in range(cfg.area) if cells[pad[m]] == EMPTY]
+        ok = set(allowed_cells(cells, [pad[m] for m in empty], cfg.directions))
+        return [m for m in empty if pad[m] not in ok]
 
     def stones(self) -> list[tuple[int, int, Player]]:
         """(x, y, player) of every stone, in index order."""
