@@ -97,3 +97,44 @@ def test_the_match_options_take_renju_and_describe_it():
     assert "double three" in rules_for(config).describe()
     with pytest.raises(SystemExit):
         _game_config(p.parse_args(["a", "b", "--rule", "renju", "--win-length", "6"]), p)
+
+
+# referee check --renju -------------------------------------------------------------------------
+
+def test_the_renju_check_positions_hold_under_the_rules():
+    from referee.conformance.gomocup_renju_checks import avoid_forbidden, five_over_double_four, force_onto_forbidden
+
+    pos, point = avoid_forbidden()  # each builder asserts its position with engine.mnk.rules
+    assert point not in pos.answers and len(pos.answers) == 15 * 15 - 8 - 1
+    assert five_over_double_four().answers == ((7, 7),)
+    white = force_onto_forbidden()
+    assert white.answers == ((11, 11),)
+    # Renju positions are sent in move order: black first, then alternating.
+    colours = [f for _, _, f in white.stones]
+    assert colours[:4] == [2, 1, 2, 1]
+
+
+def test_check_lists_the_renju_checks_only_when_asked():
+    from referee.cli import check
+
+    out = io.StringIO()
+    assert check.main(["--list", "--renju"], out=out) == 0
+    names = [ln.split()[0] for ln in out.getvalue().splitlines()]
+    assert names[-3:] == ["renju-avoid-forbidden", "renju-five-first", "renju-forced-forbidden"]
+    out = io.StringIO()
+    check.main(["--list"], out=out)
+    assert "renju" not in out.getvalue()
+
+
+@pytest.mark.slow
+def test_pbrain_mcts_passes_the_renju_checks():
+    import sys
+
+    from referee.cli import check
+    from referee.conformance.context import Options
+    from referee.conformance.gomocup_renju_checks import RENJU_GROUPS
+
+    opts = Options(argv=[sys.executable, "-m", "protocol.gomocup"], turn_ms=300)
+    results = check.run_checks(opts, groups=RENJU_GROUPS)
+    assert [(r.name, r.status) for r in results] == [
+        ("renju-avoid-forbidden", "pass"), ("renju-five-first", "pass"), ("renju-forced-forbidden", "pass")]
