@@ -260,12 +260,13 @@ def test_a_game_that_kills_every_worker_is_recorded_as_abandoned(tmp_path):
 @needs_dask
 def test_an_sprt_decision_starts_no_further_game(tmp_path):
     out = tmp_path / "m"
-    p = run(SMALL + ["--games", "200", "--cluster", "local:2", "--out", str(out), "--quiet", "--sprt", "0", "50",
+    p = run(SMALL + ["--games", "200", "--cluster", "local:2", "--out", str(out), "--quiet", "--sprt", "0", "100",
                      fake_cmd(*A), fake_cmd(*B, "--crash-at", "1")])
     assert p.returncode == 0, p.stderr
     games = content(games_of(out))
     assert "SPRT" in p.stdout and "H1 accepted" in p.stdout
-    assert 5 < len(games) < 40  # decided after a dozen or so wins; the few games already under way end too
+    # decided by the 12th pair won (24 games); the few games already under way end too
+    assert 24 <= len(games) < 40
     assert all(g["winner"] == "engine1" for g in games.values())
 
 

@@ -22,7 +22,7 @@ def test_summary_and_progress():
     assert "as X (first): +6 =0 -2    as O (second): +0 =2 -0" in text
     assert "Elo difference +147.2" in text  # 400 log10(0.7/0.3) = 147.19
     assert "LOS 92.1 %" in text  # Phi((6 - 2) / sqrt(6 + 2)) = Phi(1.4142) = 0.9214
-    assert "SPRT elo0=0 elo1=10" in text and "continue" in text
+    assert "SPRT (trinomial, logistic Elo) elo0=0 elo1=10" in text and "continue" in text
     line = progress_line(t, 20, 50.0)
     assert line.startswith("[10/20] engine1 +6 =2 -2") and "ETA 50s" in line
 
@@ -146,3 +146,17 @@ def test_a_fault_names_the_side_when_both_have_one_name():
     r = play_game([RandomSeat(seed=1), Crashing()], game=1, first=1, config=GameConfig(5, 5, 3), tc=TimeControl())
     assert (r.termination, r.winner) == ("crash", "engine1")
     assert r.reason == "random (engine2) exited (exit status 1)"
+
+
+def test_a_paired_match_summary_gives_the_pairs_and_their_sprt():
+    from referee.match.pentanomial import Pairs
+
+    t, pairs = Tally(), Pairs()
+    for a, b in [(1, 0), (1, 1), (0.5, 1), (1, 0.5), (0, 0)]:
+        t.add(a, True)
+        t.add(b, False)
+        pairs.add(a, b)
+    text = summary_text("A", "B", t, Sprt(0, 10), pairs=pairs)
+    assert "5 pairs LL LD WL+DD WD WW: 1 0 1 2 1   Elo +" in text and "nElo +" in text
+    assert "SPRT (pentanomial, logistic Elo) elo0=0 elo1=10" in text
+    assert "pairs" not in summary_text("A", "B", t)  # a match with a person: games only

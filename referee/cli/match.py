@@ -42,7 +42,7 @@ from referee.match.settings import MatchOutcome, MatchSettings
 from referee.games.openings import default_random_plies, load_openings, random_opening
 from referee.games.clock import TimeControl
 from referee.seats.spec import EngineSpec
-from referee.match.stats import Sprt
+from referee.match.stats import SPRT_MODELS, Sprt
 
 __all__ = ["main", "build_parser", "default_engine"]
 
@@ -204,6 +204,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
                    help="stop early once a sequential probability ratio test decides between engine1 "
                         "being ELO0 and ELO1 Elo stronger than engine2 (e.g. --sprt 0 10)")
+    r.add_argument("--sprt-model", choices=SPRT_MODELS, default="logistic",
+                   help="the Elo of --sprt's bounds: logistic (the default) or normalized (nElo, as fishtest "
+                        "and fastchess define it); the test runs on colour-swapped pairs (pentanomial), "
+                        "on single games only when a person plays")
     r.add_argument("--alpha", type=float, default=0.05, help="SPRT false-positive rate (default 0.05)")
     r.add_argument("--beta", type=float, default=0.05, help="SPRT false-negative rate (default 0.05)")
     return p
@@ -251,7 +255,7 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool 
     sprt = None
     if args.sprt:
         try:
-            sprt = Sprt(args.sprt[0], args.sprt[1], args.alpha, args.beta)
+            sprt = Sprt(args.sprt[0], args.sprt[1], args.alpha, args.beta, args.sprt_model)
         except ValueError as exc:
             p.error(f"--sprt: {exc}")
     return MatchSettings(
@@ -337,7 +341,8 @@ def _report(outcome: MatchOutcome, settings: MatchSettings) -> int:
     """Print the summary and notes of a finished match; return the exit status."""
     rules = rules_for(settings.config)
     print(display.summary_text(outcome.name1, outcome.name2, outcome.tally, settings.sprt, outcome.labels,
-                               (rules.colour_name(1), rules.colour_name(2))), flush=True)
+                               (rules.colour_name(1), rules.colour_name(2)),
+                               outcome.pairs if outcome.paired else None), flush=True)
     if outcome.results:
         print("  endings: " + display.endings_text(outcome.results, outcome.labels), flush=True)
     ran = outcome.settings or settings

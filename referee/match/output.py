@@ -10,10 +10,11 @@ from engine.mnk.rules import GameConfig, Rule
 from referee.play.game import GameResult, MoveEvent
 from referee.games import rules_for
 from referee.games.clock import TimeControl
+from referee.match.pentanomial import Pairs, nelo_interval, pair_interval
 from referee.match.stats import Sprt, Tally, elo_interval, los
 
 __all__ = ["DISPLAYS", "rules_text", "who", "clock_text", "match_banner", "game_header",
-           "move_line", "verdict_text", "progress_line", "summary_text", "endings_text", "elo_text"]
+           "move_line", "verdict_text", "progress_line", "summary_text", "pairs_text", "endings_text", "elo_text"]
 
 #: What ``referee --display`` offers: the board after every move, one line per move, one
 #: block per game (final board and verdict), or nothing until the summary.
@@ -164,12 +165,15 @@ def progress_line(t: Tally, total: int, elapsed_s: float, label: str = "engine1"
 
 
 def summary_text(name1: str, name2: str, t: Tally, sprt: Sprt | None = None,
-                 labels: tuple[str, str] = ("engine1", "engine2"), colours: tuple[str, str] = ("X", "O")) -> str:
+                 labels: tuple[str, str] = ("engine1", "engine2"), colours: tuple[str, str] = ("X", "O"),
+                 pairs: Pairs | None = None) -> str:
     """The end-of-match summary: W/D/L by colour, score, Elo ± 95 %, LOS, SPRT, from engine1's side.
 
     ``labels`` name the sides where the engine's own name would be ambiguous
     (``engine1``/``engine2``); a human's label is its name; ``colours`` name the first
-    and second colour (``black``/``white`` in Reversi).
+    and second colour (``black``/``white`` in Reversi).  ``pairs`` (a match of
+    colour-swapped pairs) adds the pentanomial counts, Elo and normalized Elo, and the
+    SPRT is then the pairs'.
     """
     if t.games == 0:  # (an interrupted match): a score or an LOS of nothing would be made up
         return f"{who(name1, labels[0])} vs {who(name2, labels[1])}: no game finished"
@@ -182,12 +186,30 @@ def summary_text(name1: str, name2: str, t: Tally, sprt: Sprt | None = None,
         f"  {elo_text(t, labels[0])}",
         f"  LOS {100 * los(t.wins, t.losses):.1f} %",
     ]
+    if pairs is not None and pairs.n:
+        lines.append(pairs_text(pairs))
     if sprt is not None:
-        st = sprt.state(t.wins, t.draws, t.losses)
+        paired = pairs is not None
+        st = sprt.state_of_pairs(pairs.counts) if paired else sprt.state(t.wins, t.draws, t.losses)
         decision = {"H1": "H1 accepted", "H0": "H0 accepted", None: "continue"}[st.decision]
-        lines.append(f"  SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g}: "
+        lines.append(f"  SPRT ({'pentanomial' if paired else 'trinomial'}, {sprt.model} Elo) elo0={sprt.elo0:g} "
+                     f"elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g}: "
                      f"LLR {st.llr:.3f} [{st.lower:.3f}, {st.upper:.3f}] {decision}")
     return "\n".join(lines)
+
+
+def pairs_text(pairs: Pairs) -> str:
+    """The pentanomial line: the pairs' outcomes (engine1's points), Elo and normalized Elo with
+    their 95 % intervals from the pairs' variance."""
+    elo, lo, hi = pair_interval(pairs.counts)
+    nelo, nlo, nhi = nelo_interval(pairs.counts)
+
+    def bounded(v: float, a: float, b: float) -> str:
+        return f"{_fmt_elo(v)} (95 % {_fmt_elo(a)} .. {_fmt_elo(b)})"
+
+    return (f"  {pairs.n} pair{'s' if pairs.n != 1 else ''} LL LD WL+DD WD WW: "
+            f"{' '.join(str(c) for c in pairs.counts)}   Elo {bounded(elo, lo, hi)}   "
+            f"nElo {bounded(nelo, nlo, nhi)}")
 
 
 def endings_text(results, labels: tuple[str, str] = ("engine1", "engine2")) -> str:

@@ -83,7 +83,7 @@ class _Match:
         self.human = any(s.is_human for s in specs)
         labels = tuple(s.label if s.is_human else tag for s, tag in zip(specs, TAGS))
         self.outcome = MatchOutcome(Tally(), name1=specs[0].label, name2=specs[1].label, settings=settings,
-                                    labels=labels)  # type: ignore[arg-type]
+                                    labels=labels, paired=not self.human)  # type: ignore[arg-type]
         self.workers = 1 if self.human else max(1, settings.concurrency)
         self.view = MatchView(out, display_mode(settings, self.workers), self.rules, settings, self.outcome.labels)
         #: Per engine: wait for its name after each start (False once it did not give one).
@@ -167,8 +167,7 @@ class _Match:
         return self._sprt_decided()
 
     def _sprt_decided(self) -> bool:
-        sprt, t = self.settings.sprt, self.outcome.tally
-        if sprt is None or not t.games:
+        if self.settings.sprt is None or not self.outcome.tally.games:
             return False
-        self.outcome.sprt_decision = sprt.state(t.wins, t.draws, t.losses).decision
+        self.outcome.sprt_decision = self.outcome.sprt_state(self.settings.sprt).decision
         return self.outcome.sprt_decision is not None

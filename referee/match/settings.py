@@ -10,6 +10,7 @@ from referee.games import rules_for
 from referee.games.clock import TimeControl
 from referee.games.verdicts import Termination
 from referee.games.openings import describe_openings, opening_for_game, plies_bounds
+from referee.match.pentanomial import Pairs
 from referee.match.stats import Sprt, Tally
 from referee.play.game import GameResult
 
@@ -87,11 +88,29 @@ class MatchOutcome:
     labels: tuple[str, str] = ("engine1", "engine2")
     #: The name of the human who ended the match (``quit`` or end of input), if one did.
     ended_by: str | None = None
+    #: Engine1's results by colour-swapped pair (games 2j-1 and 2j), both games scored.
+    pairs: Pairs = field(default_factory=Pairs)
+    #: The match is played in colour-swapped pairs (no person playing): its statistics are the pairs'.
+    paired: bool = True
+    _halves: dict[int, float] = field(default_factory=dict, repr=False)
+
+    def sprt_state(self, sprt: Sprt):
+        """Where ``sprt`` stands: on the pairs in a paired match, else on the games."""
+        if self.paired:
+            return sprt.state_of_pairs(self.pairs.counts)
+        t = self.tally
+        return sprt.state(t.wins, t.draws, t.losses)
 
     def count(self, r: GameResult) -> None:
-        """Add a finished game (an abandoned one is kept but not scored: no one played it)."""
+        """Add a finished game (an abandoned one is kept but not scored: no one played it); a
+        pair is counted once both its games are."""
         if not self.results:
             self.name1, self.name2 = r.engine1, r.engine2
         self.results.append(r)
         if r.termination != Termination.ABANDONED.value:
             self.tally.add(r.score1, r.first == 1)
+            other = self._halves.pop(r.game + 1 if r.game % 2 else r.game - 1, None)
+            if other is None:
+                self._halves[r.game] = r.score1
+            else:
+                self.pairs.add(r.score1, other)

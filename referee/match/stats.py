@@ -31,27 +31,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from referee.match.elo import Z95, elo_from_score, score_from_elo
+from referee.match.pentanomial import gsprt_llr
+
 __all__ = [
     "elo_from_score", "score_from_elo", "score", "elo_interval", "los",
-    "sprt_llr", "sprt_bounds", "Sprt", "SprtState", "Tally",
+    "sprt_llr", "sprt_bounds", "Sprt", "SprtState", "Tally", "SPRT_MODELS", "Z95",
 ]
 
-Z95 = 1.959963984540054
-
-
-def score_from_elo(elo: float) -> float:
-    """Expected score of a player ``elo`` points stronger (logistic model)."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
-
-
-def elo_from_score(s: float) -> float:
-    """Elo difference giving expected score ``s``; ``±inf`` at 1 and 0."""
-    if s >= 1.0:
-        return math.inf
-    if s <= 0.0:
-        return -math.inf
-    return -400.0 * math.log10(1.0 / s - 1.0) + 0.0  # + 0.0 turns -0.0 into 0.0
-
+#: The SPRT's Elo models: logistic Elo, or normalized Elo (fishtest's and fastchess's).
+SPRT_MODELS = ("logistic", "normalized")
 
 def score(wins: int, draws: int, losses: int) -> float:
     """``(W + D/2) / N``; 0.5 when no game was played."""
@@ -126,15 +115,28 @@ class Sprt:
     elo1: float
     alpha: float = 0.05
     beta: float = 0.05
+    #: ``logistic`` (the bounds are logistic Elo) or ``normalized`` (normalized Elo; pairs only).
+    model: str = "logistic"
 
     def __post_init__(self) -> None:
         if self.elo1 <= self.elo0:
             raise ValueError("SPRT needs elo0 < elo1")
+        if self.model not in SPRT_MODELS:
+            raise ValueError(f"the SPRT model is one of {', '.join(SPRT_MODELS)}")
         sprt_bounds(self.alpha, self.beta)
 
     def state(self, wins: int, draws: int, losses: int) -> SprtState:
+        """The test on games counted one by one (trinomial: for games that are not paired)."""
+        if self.model == "normalized":
+            return self._decide(gsprt_llr([losses, draws, wins], self.elo0, self.elo1, "normalized"))
+        return self._decide(sprt_llr(wins, draws, losses, self.elo0, self.elo1))
+
+    def state_of_pairs(self, counts) -> SprtState:
+        """The test on colour-swapped pairs (pentanomial ``counts``: LL, LD, WL+DD, WD, WW)."""
+        return self._decide(gsprt_llr(counts, self.elo0, self.elo1, self.model))
+
+    def _decide(self, llr: float) -> SprtState:
         lower, upper = sprt_bounds(self.alpha, self.beta)
-        llr = sprt_llr(wins, draws, losses, self.elo0, self.elo1)
         decision = "H1" if llr >= upper else "H0" if llr <= lower else None
         return SprtState(llr, lower, upper, decision)
 
