@@ -48,7 +48,8 @@ from distributed import wait as dask_wait
 from referee.cluster.address import ClusterAddress
 from referee.cluster.worker import MatchSwitch, Unfit, check_task, flip, game_task
 from referee.play.job import GameJob, PlayedGame, abandoned_result
-from referee.seats.factory import EngineSpec, TimeControl
+from referee.games.clock import TimeControl
+from referee.seats.spec import EngineSpec
 from referee.errors import MatchError
 
 __all__ = ["ClusterFarm", "CheckedEngine"]

@@ -21,7 +21,8 @@ from typing import Any
 from distributed import WorkerPlugin, get_worker
 
 from referee.play.job import GameJob, PlayedGame, play_job
-from referee.seats.factory import EngineSpec, TimeControl
+from referee.games.clock import TimeControl
+from referee.seats.spec import EngineSpec
 from referee.errors import MatchError
 from referee.seats.startcheck import check_engines
 
