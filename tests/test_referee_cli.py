@@ -146,6 +146,8 @@ def test_interrupt_kills_every_engine_and_records_nothing(tmp_path, sig, concurr
     (["--sprt", "10", "0"], "--sprt"),
     (["a", "b", "c"], "at most two"),
     (["--turn-ms", "0"], "needs --match-ms"),
+    (["--game", "reversi", "--draw-after", "30"], "for Reversi use --max-moves"),
+    (["--max-moves", "-1"], "must be >= 0"),
 ])
 def test_bad_arguments_exit_2(args, msg, capsys):
     from referee.cli.match import main

@@ -36,6 +36,7 @@ from referee.match import output as display
 from referee.cli.argtypes import board_size, nonneg_int, plies_range, positive_int
 from referee.cluster.address import cluster_address
 from referee.games import GAME_TYPES, rules_for
+from referee.games.adjudication import Adjudication
 from referee.errors import MatchError
 from referee.match.run import run_match
 from referee.match.settings import MatchOutcome, MatchSettings
@@ -143,6 +144,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "an overline, a double four or a double three), or a Gomocup rule bitmask (0, 1, 4, 8)")
     g.add_argument("--games", type=positive_int, default=2, metavar="N",
                    help="number of games (default 2; an even number plays every opening with both colours)")
+    g.add_argument("--draw-after", type=nonneg_int, default=0, metavar="N",
+                   help="declare a draw once the board holds N stones, opening included (m,n,k; default 0 = never)")
+    g.add_argument("--max-moves", type=nonneg_int, default=0, metavar="N",
+                   help="declare a draw once a game reaches N moves, opening and passes included (default 0 = "
+                        "no limit)")
     g.add_argument("--first", type=int, choices=(1, 2), default=1,
                    help="which ENGINE plays X, the first move, in game 1; colours alternate (default 1)")
     t = p.add_argument_group("time")
@@ -191,6 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="record each game as it ends: DIR/game-NNNN.psq (Piskvork) and .sgf (Reversi: "
                         ".ggf), and a line in DIR/results.jsonl; at the end, every game in one file, "
                         "DIR/match.sgf (Reversi: match.ggf)")
+    r.add_argument("--pgn", metavar="FILE",
+                   help="also append each finished game to FILE as a PGN record (tags only: White = the side "
+                        "that moved first, Result, Termination...), which BayesElo and Ordo read")
     r.add_argument("--resume", action="store_true",
                    help="continue the match recorded in --out DIR (finished games are not replayed)")
     r.add_argument("--log-io", action="store_true",
@@ -223,6 +232,8 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool 
     if args.empty_board and args.random_opening is not None and args.random_opening[1]:
         p.error("use one of --openings, --random-opening and --empty-board")
     turn_ms = args.turn_ms if args.turn_ms is not None else DEFAULT_TURN_MS[args.game]
+    if args.draw_after and args.game == "reversi":
+        p.error("--draw-after counts stones on an m,n,k board: for Reversi use --max-moves")
     if turn_ms == 0 and args.match_ms == 0:
         p.error("--turn-ms 0 needs --match-ms: without any clock a silent engine would never lose")
     if args.send_delay_ms < 0:
@@ -264,6 +275,7 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool 
         games=args.games, first=args.first, openings=openings, random_plies=plies,
         seed=args.seed, concurrency=args.concurrency, out_dir=args.out, resume=args.resume,
         log_io=args.log_io, quiet=args.quiet, sprt=sprt, display=shown, cluster=args.cluster,
+        adjudication=Adjudication(args.draw_after, args.max_moves), pgn=args.pgn,
     )
 
 

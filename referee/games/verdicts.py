@@ -19,7 +19,8 @@ class Termination(str, enum.Enum):
     games (Ctrl-C, SIGTERM, SPRT stop) are never recorded as results.
     ``ABANDONED`` games (a cluster game whose worker died on every try, or
     where the referee failed) are recorded but neither scored nor taken as
-    played: ``--resume`` plays them again.
+    played: ``--resume`` plays them again.  ``DRAW_AFTER`` and ``MAX_LENGTH`` are draws
+    the referee declared (:mod:`referee.games.adjudication`).
     """
 
     LINE = "line"
@@ -32,6 +33,8 @@ class Termination(str, enum.Enum):
     CRASH = "crash"
     START_FAILED = "start_failed"
     RESIGN = "resign"
+    DRAW_AFTER = "draw_after"
+    MAX_LENGTH = "max_length"
     INTERRUPTED = "interrupted"
     ABANDONED = "abandoned"
 

@@ -29,6 +29,13 @@ its think time in seconds (``F5//0.12``; none for the opening and forced passes)
 
 ``results.jsonl``: one JSON object per finished game, appended and flushed
 (and fsynced) as soon as the game ends.
+
+PGN (``--pgn FILE``, for rating tools such as BayesElo and Ordo, which read the tags):
+one record a game, appended as it ends, with ``Event``, ``Site``, ``Date``, ``Round`` (the
+game number), ``White`` (the side that moved first, as in chess) and ``Black``,
+``Result`` (``1-0`` when the first mover won), ``Termination`` (the verdict),
+``PlyCount`` and the game (``GameType``, board, rule); its movetext is the result alone,
+with the reason as a comment (the moves are in the game's own records).
 """
 
 from __future__ import annotations
@@ -43,10 +50,11 @@ from engine.reversi.ggf import GgfMove, format_ggf
 from engine.reversi.rules import ReversiState
 from referee.play.game import GameResult
 
-__all__ = ["psq_text", "sgf_text", "ggf_text", "append_result", "read_results", "write_game_files", "PSQ_CODES"]
+__all__ = ["psq_text", "sgf_text", "ggf_text", "pgn_text", "append_pgn", "append_result", "read_results",
+           "write_game_files", "write_match_file", "PSQ_CODES"]
 
 #: PSQ trailer code for each termination (0 normal, 15 timeout like Piskvork, 1 other fault).
-PSQ_CODES = {"line": 0, "full_board": 0, "timeout": 15}
+PSQ_CODES = {"line": 0, "full_board": 0, "draw_after": 0, "max_length": 0, "timeout": 15}
 
 
 def _names_by_colour(r: GameResult) -> tuple[str, str]:
@@ -119,6 +127,32 @@ def ggf_text(r: GameResult) -> str:
     tags["TE"] = r.termination
     tags["CO"] = _one_line(r.reason)
     return format_ggf(start, moves, tags) + "\n"
+
+
+def pgn_text(r: GameResult, event: str = "referee match") -> str:
+    """The game as one PGN record (tags and the result; see the module docstring)."""
+    first, second = _names_by_colour(r)
+    winner_first = None if r.winner is None else (r.winner == "engine1") == (r.first == 1)
+    result = ("*" if r.termination == "abandoned" else "1/2-1/2") if r.winner is None else \
+        "1-0" if winner_first else "0-1"
+    date = (r.started[:10] or "????-??-??").replace("-", ".")
+    board = f"{r.width}x{r.height}" + (f" k{r.win_length} {r.rule}" if r.game_type == "mnk" else "")
+    tags = [("Event", event), ("Site", "?"), ("Date", date), ("Round", str(r.game)), ("White", first),
+            ("Black", second), ("Result", result), ("Termination", r.termination),
+            ("PlyCount", str(len(r.moves))), ("GameType", r.game_type), ("Board", board)]
+    head = "\n".join(f'[{k} "{_pgn_escape(v)}"]' for k, v in tags)
+    return f"{head}\n\n{{{_one_line(r.reason).replace('}', ')')}}} {result}\n\n"
+
+
+def _pgn_escape(text: str) -> str:
+    return _one_line(text).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def append_pgn(path: str | os.PathLike, r: GameResult) -> None:
+    """Append one game's PGN record to ``path`` (a draw's and an abandoned game's too: a
+    rating tool skips what it cannot use, and ``Termination`` says which is which)."""
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(pgn_text(r))
 
 
 def write_game_files(out_dir: str | os.PathLike, r: GameResult) -> tuple[Path, ...]:

@@ -36,7 +36,7 @@ from typing import IO, Callable
 from referee.errors import MatchError
 from referee.games import rules_for
 from referee.games.verdicts import Termination
-from referee.match.records import append_result, write_game_files, write_match_file
+from referee.match.records import append_pgn, append_result, write_game_files, write_match_file
 from referee.match.runner import Runner, open_runner
 from referee.match.schedule import Schedule
 from referee.match.settings import RESULTS_FILE, MatchOutcome, MatchSettings
@@ -159,6 +159,8 @@ class _Match:
         if self.settings.out_dir:
             write_game_files(self.settings.out_dir, r)
             append_result(Path(self.settings.out_dir) / RESULTS_FILE, r)
+        if self.settings.pgn:
+            append_pgn(self.settings.pgn, r)
         self.outcome.count(r)
         self.view.game_ended(r, self.outcome, self.runner.progress() if self.runner is not None else {})
         if played.ended_by is not None:

@@ -45,7 +45,8 @@ class Schedule:
         s = self.settings
         return GameJob(game=game, specs=self.specs, first=s.first_of(game), config=s.config, tc=s.tc,
                        opening=tuple(s.opening_of(game)), seed=s.seed if s.random_openings else None,
-                       about_wait=about_wait, log_io=s.log_io and s.out_dir is not None)
+                       about_wait=about_wait, log_io=s.log_io and s.out_dir is not None,
+                       adjudication=s.adjudication)
 
 
 def _prior_results(settings: MatchSettings) -> dict[int, GameResult]:

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.mnk.rules import GameConfig
 from referee.games import rules_for
+from referee.games.adjudication import Adjudication
 from referee.games.clock import TimeControl
 from referee.games.verdicts import Termination
 from referee.games.openings import describe_openings, opening_for_game, plies_bounds
@@ -42,6 +43,10 @@ class MatchSettings:
     sprt: Sprt | None = None
     #: What is printed as games go: one of :data:`referee.match.output.DISPLAYS`.
     display: str = "moves"
+    #: When the referee declares a draw itself (``--draw-after``, ``--max-moves``).
+    adjudication: Adjudication = Adjudication()
+    #: A PGN file every finished game is appended to (for rating tools), or ``None``.
+    pgn: str | None = None
     #: ``local:N`` or a Dask scheduler's address: the games are played there (see
     #: :mod:`referee.cluster.farm`); ``None``: here, ``concurrency`` at a time.
     cluster: str | None = None

@@ -21,6 +21,7 @@ from typing import Any, Callable, Sequence
 
 from referee.games.clock import GameClock, TimeControl
 from referee.games import GameRules, Illegal, rules_for
+from referee.games.adjudication import Adjudication
 from referee.games.base import End, Position
 from referee.games.verdicts import Termination
 from referee.play.result import GameResult
@@ -75,6 +76,7 @@ def play_game(
     on_move: Callable[[MoveEvent], None] | None = None,
     on_start: Callable[[], None] | None = None,
     close_grace_s: float = 0.3,
+    adjudication: Adjudication = Adjudication(),
 ) -> GameResult:
     """Play one game between ``seats[0]`` (engine1) and ``seats[1]`` (engine2) and close both.
 
@@ -83,7 +85,7 @@ def play_game(
     ints placed beforehand (validated by the caller).  Returns a result with
     termination ``interrupted`` when ``stop`` is set meanwhile.  ``on_start()`` is called
     once both seats have started (their names are known then); ``on_move`` after every
-    accepted move.
+    accepted move.  ``adjudication`` says when the referee declares a draw itself.
     """
     if first not in (1, 2):
         raise ValueError("first must be 1 or 2")
@@ -91,6 +93,7 @@ def play_game(
     started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     t0 = time.monotonic()
     game_ = _Game(rules, seats, 0 if first == 1 else 1, tc, game, stop, on_move)
+    game_.adjudication = adjudication
     for m in opening:
         game_.state.apply(m)  # openings are validated by the caller; a bad one is a caller bug
         game_.times.append(0)
@@ -136,6 +139,7 @@ class _Game:
         self.times: list[int] = []
         self.opening = 0
         self.overhead: list[float] = []
+        self.adjudication = Adjudication()
 
     def seat_of(self, colour: int) -> int:
         """The index of the seat playing ``colour``."""
@@ -229,7 +233,8 @@ class _Game:
             self.on_move(MoveEvent(self.game, state, move, colour, name, int(round(ms)), rules, text, forced))
         end = rules.outcome(state, self.names())
         if end is None:
-            return None
+            drawn = self.adjudication.verdict(len(state.history))
+            return None if drawn is None else (drawn[0], drawn[1], None)
         return end.termination, end.reason, None if end.winner is None else self.seat_of(end.winner)
 
     def _take_back(self, colour: int) -> bool:

@@ -31,6 +31,7 @@ from typing import IO, Any, Callable
 
 from referee.play.game import GameResult, MoveEvent, play_game
 from referee.games import rules_for
+from referee.games.adjudication import Adjudication
 from referee.engines.process import ProcessRegistry
 from referee.games.clock import TimeControl
 from referee.seats.factory import open_seat
@@ -56,7 +57,7 @@ class GameJob:
     random-opening seed (``None``: the openings were not random).
     ``about_wait[i]`` is False for an engine known not to answer ``ABOUT``
     (the game need not wait for it); ``log_io`` asks for the I/O log and the
-    engines' stderr.
+    engines' stderr; ``adjudication`` when the referee declares a draw.
     """
 
     game: int
@@ -68,6 +69,7 @@ class GameJob:
     seed: int | None = None
     about_wait: tuple[bool, bool] = (True, True)
     log_io: bool = False
+    adjudication: Adjudication = Adjudication()
 
 
 @dataclass
@@ -147,7 +149,8 @@ def play_job(job: GameJob, *, stop: threading.Event | None = None, hooks: GameHo
             on_start = None if hooks.on_start is None else \
                 (lambda: hooks.on_start((seats[0].name, seats[1].name)))
             result = play_game(seats, game=job.game, first=job.first, config=job.config, tc=job.tc,
-                               opening=job.opening, stop=stop, on_move=hooks.on_move, on_start=on_start)
+                               opening=job.opening, stop=stop, on_move=hooks.on_move, on_start=on_start,
+                               adjudication=job.adjudication)
             result.seed = job.seed
         finally:
             if hooks.registry is None:
