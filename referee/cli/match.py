@@ -33,6 +33,7 @@ from engine.mnk.rules import GameConfig, Rule
 from engine.reversi.rules import ReversiConfig
 from engine.version import package_version
 from referee.match import output as display
+from referee.cli.engines import engine_specs, load_engines_file, parse_each
 from referee.cli.argtypes import board_size, nonneg_int, plies_range, positive_int
 from referee.cluster.address import cluster_address
 from referee.games import GAME_TYPES, rules_for
@@ -123,10 +124,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"referee {package_version()}",
                    help="show the version and exit")
     p.add_argument("engines", nargs="*", metavar="ENGINE",
-                   help="an engine's command line as one quoted string (e.g. \"./pbrain-x --fast\"), "
+                   help="an engine's command line as one quoted string (e.g. \"./pbrain-x --fast\"), its "
+                        "settings (\"cmd=./rapfi name=rapfi-3k nodes=3000\": cmd, name, dir, turn_ms, match_ms, "
+                        "send_delay_ms, nodes, depth, threads, info.KEY), a name from --engines FILE, "
                         "'human' (or human:NAME) to play yourself, or 'random' for random legal moves; a "
                         "missing ENGINE is this project's engine: pbrain-mcts, or nboard-mcts for "
                         "--game reversi")
+    p.add_argument("--engines", dest="engines_file", metavar="FILE",
+                   help="a JSON or TOML file of engines by name, each with its settings (see ENGINE)")
+    p.add_argument("--each", action="append", default=[], metavar="KEY=VALUE",
+                   help="a setting for every engine that does not set it itself (repeatable), e.g. nodes=10000")
     g = p.add_argument_group("game")
     g.add_argument("--game", choices=GAME_TYPES, default="mnk",
                    help="mnk: K in a row on a WxH board, Gomocup engines (the default); reversi: "
@@ -309,12 +316,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_intermixed_args(argv)
     if len(args.engines) > 2:
         p.error(f"at most two engines, got {len(args.engines)}")
-    specs = []
-    for text in args.engines:
-        try:
-            specs.append(EngineSpec.parse(text, send_delay_ms=args.send_delay_ms))
-        except ValueError as exc:
-            p.error(f"engine {text!r}: {exc}")
+    try:
+        known = load_engines_file(args.engines_file) if args.engines_file else {}
+        specs = engine_specs(args.engines, known=known, each=parse_each(args.each),
+                             send_delay_ms=args.send_delay_ms, game=args.game)
+    except OSError as exc:
+        p.error(f"--engines {args.engines_file}: {exc.strerror or exc}")
+    except ValueError as exc:
+        p.error(str(exc))
     while len(specs) < 2:
         # nboard-mcts plays at --turn-ms when it is given, else at its own pace (1 s a move)
         specs.append(default_engine(args.send_delay_ms, args.game, args.turn_ms or 0))

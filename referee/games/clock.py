@@ -55,14 +55,16 @@ class Turn:
 class GameClock:
     """Both sides' time in one game: the limit of each move and the time used so far."""
 
-    def __init__(self, tc: TimeControl) -> None:
+    def __init__(self, tc: TimeControl, sides: tuple[TimeControl, TimeControl] | None = None) -> None:
         self.tc = tc
+        #: Each side's own clock (time odds); both the game's by default.
+        self.sides = sides if sides is not None else (tc, tc)
         self.used_ms = [0.0, 0.0]
 
     def turn(self, side: int, timed: bool = True) -> Turn:
         """The clock of side ``side``'s (0 or 1) next move; ``timed=False`` for a person,
         whose time is recorded but never enforced."""
-        tc = self.tc
+        tc = self.sides[side]
         limit = float(tc.turn_ms) if tc.turn_ms > 0 else float("inf")
         left = None
         if tc.match_ms > 0:
@@ -71,9 +73,10 @@ class GameClock:
         budget = max(0.0, limit + tc.tolerance_ms) / 1000.0 if timed else float("inf")
         return Turn(limit, left, budget)
 
-    def late(self, turn: Turn, ms: float) -> str | None:
-        """Why a move of ``ms`` is late for ``turn`` (over the limit and the tolerance), else ``None``."""
-        tc = self.tc
+    def late(self, turn: Turn, ms: float, side: int = 0) -> str | None:
+        """Why side ``side``'s move of ``ms`` is late for ``turn`` (over the limit and the
+        tolerance), else ``None``."""
+        tc = self.sides[side]
         if ms <= turn.limit_ms + tc.tolerance_ms:
             return None
         if tc.match_ms > 0 and (tc.turn_ms <= 0 or turn.limit_ms < tc.turn_ms):

@@ -131,7 +131,9 @@ class _Game:
         self.seats = seats
         self.first_seat = first_seat  # index of the seat playing colour 1
         self.tc = tc
-        self.clock = GameClock(tc)
+        # each side's own clock: an engine given its own times (time odds) plays by them
+        self.tcs = (seats[0].time_control(tc), seats[1].time_control(tc))
+        self.clock = GameClock(tc, self.tcs)
         self.game = game
         self.stop = stop
         self.on_move = on_move
@@ -164,17 +166,17 @@ class _Game:
 
     def run(self, on_start) -> tuple[Termination, str, int | None]:
         """The game loop; returns (termination, reason, index of the winning seat or None)."""
-        seats, tc, rules = self.seats, self.tc, self.rules
+        seats, rules = self.seats, self.rules
         config = rules.config
         # Start both seats in parallel: spawn and send the start to each, then read the answers.
         for i in (0, 1):
             try:
-                seats[i].launch(config, tc)
+                seats[i].launch(config, self.tcs[i])
             except Fault as f:
                 return self.fault(f, i)
         for i in (0, 1):
             try:
-                seats[i].finish_start(config, tc)
+                seats[i].finish_start(config, self.tcs[i])
             except Fault as f:
                 return self.fault(f, i)
         if on_start is not None:
@@ -210,7 +212,7 @@ class _Game:
             received_at = seat.replied_at  # the referee's overhead runs from here
             ms = elapsed * 1000.0
             if not seat.is_human:
-                late = self.clock.late(turn, ms)
+                late = self.clock.late(turn, ms, i)
                 if late is not None:
                     return Termination.TIMEOUT, f"{self.called(i)} {late}", 1 - i
             self.clock.charge(i, ms)

@@ -61,6 +61,9 @@ class Seat(Protocol):
     #: The side asked to end the match (a person's ``quit``): no further game starts.
     quit_requested: bool
 
+    def time_control(self, tc: TimeControl) -> TimeControl:
+        """The clock this side plays by in a game whose clock is ``tc`` (its own, with time odds)."""
+
     def launch(self, config: Any, tc: TimeControl) -> None:
         """Start the side and send what starts a game, without waiting for an answer."""
 
@@ -100,6 +103,10 @@ class InProcessSeat:
         self.messages: list[str] = []
         self.sent_at = 0.0
         self.replied_at = 0.0
+
+    def time_control(self, tc: TimeControl) -> TimeControl:
+        """The game's clock."""
+        return tc
 
     def launch(self, config: Any, tc: TimeControl) -> None:
         """Nothing to start."""

@@ -102,6 +102,7 @@ class GomocupSeat(ProcessSeat):
             "INFO game_type 1",
             f"INFO rule {config.rule.gomocup_bits}",
             *win_length_lines(config),
+            *(f"INFO {key} {value}" for key, value in self.spec.info),  # the engine's own settings
             "ABOUT",
         ], Termination.CRASH)
         wait_s = tc.about_ms / 1000 if self._about_wait else 0.0
@@ -113,7 +114,8 @@ class GomocupSeat(ProcessSeat):
         if about.get("name"):
             self.about_answered = True
             self.about = about
-            self.name = about["name"].strip()[:60] or self.name
+            if not self.spec.named:  # a name the user gave wins
+                self.name = about["name"].strip()[:60] or self.name
 
     # Moves --------------------------------------------------------------------------
     def ask(self, pos: Position, turn: Turn) -> tuple[tuple[int, int], float]:

@@ -57,7 +57,8 @@ class NboardSeat(ProcessSeat):
         self._size = config.size
         start = ReversiState(config.size)
         self._pings += 1
-        self._send([f"nboard {PROTOCOL_VERSION}", f"set game {game_text(start, [], 0, tc.match_ms)}",
+        depth = [] if self.spec.nboard_depth is None else [f"set depth {self.spec.nboard_depth}"]
+        self._send([f"nboard {PROTOCOL_VERSION}", *depth, f"set game {game_text(start, [], 0, tc.match_ms)}",
                     f"ping {self._pings}"], Termination.START_FAILED)
         self._known = []
 
@@ -126,7 +127,7 @@ class NboardSeat(ProcessSeat):
 
     def _keep(self, line: str) -> None:
         name = myname(line)
-        if name:
+        if name and not self.spec.named:  # a name the user gave wins
             self.name = name[:60]
         super()._keep(line)
 

@@ -22,6 +22,7 @@ from referee.engines.process import EngineProcess
 from referee.engines.registry import ProcessRegistry
 from referee.engines.transport import MAX_LINE_BYTES, OverlongLine, Transport
 from referee.errors import EngineError, EngineExited, EngineStartError, EngineTimeout
+from referee.games.clock import TimeControl
 from referee.seats.spec import EngineSpec
 from referee.games.verdicts import Termination
 from referee.seats.base import Fault
@@ -80,6 +81,10 @@ class ProcessSeat:
 
     def probe(self, config, tc) -> None:
         """An extra check of a started engine before a match (the start check); nothing by default."""
+
+    def time_control(self, tc: TimeControl) -> TimeControl:
+        """The game's clock with this engine's own times, if it has any (time odds)."""
+        return self.spec.time_control(tc)
 
     @property
     def replied_at(self) -> float:

@@ -1,13 +1,27 @@
-"""How one side of a match is played: an engine's command line, a person, or the built-in random mover."""
+"""How one side of a match is played: an engine's command line and its own settings, a person, or
+the built-in random mover.
+
+An engine's settings, as ``KEY=VALUE`` words (``cmd=./rapfi name=rapfi-3k nodes=3000``) on the
+command line, in an engines file or in ``--each``:
+
+- ``cmd`` the command line (split like a shell would), ``name`` the name shown and recorded
+  (instead of what the engine calls itself), ``dir`` its working directory;
+- ``turn_ms`` and ``match_ms`` its own clock (time odds), ``send_delay_ms``;
+- ``nodes``, ``depth``, ``threads``: Gomocup's ``INFO max_node``, ``INFO max_depth`` and
+  ``INFO thread_num`` (for an NBoard engine ``depth`` is ``set depth``);
+- ``info.KEY`` any other ``INFO KEY VALUE`` line (Gomocup).
+"""
 
 from __future__ import annotations
 
 import os
 import shlex
-from dataclasses import dataclass
-from typing import Sequence
+from dataclasses import dataclass, replace
+from typing import Mapping, Sequence
 
-__all__ = ["EngineSpec", "name_from_argv", "HUMAN", "RANDOM"]
+from referee.games.clock import TimeControl
+
+__all__ = ["EngineSpec", "name_from_argv", "settings_of", "HUMAN", "RANDOM", "SETTING_KEYS"]
 
 HUMAN = "human"
 RANDOM = "random"
@@ -27,6 +41,15 @@ class EngineSpec:
     send_delay_ms: float = 0
     cwd: str | None = None
     builtin: str = ""
+    #: The ``label`` was given (``name=``): an engine's own name does not replace it.
+    named: bool = False
+    #: ``INFO KEY VALUE`` lines sent to a Gomocup engine at each start, after the referee's own.
+    info: tuple[tuple[str, str], ...] = ()
+    #: This engine's own clock (time odds); ``None``: the match's.
+    turn_ms: int | None = None
+    match_ms: int | None = None
+    #: An NBoard engine's ``set depth`` (``None``: not sent).
+    nboard_depth: int | None = None
 
     def __post_init__(self) -> None:
         if not self.argv and not self.builtin:
@@ -49,6 +72,33 @@ class EngineSpec:
             raise ValueError("empty engine command")
         return cls(argv, name_from_argv(argv), send_delay_ms)
 
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, str], *, send_delay_ms: float = 0) -> "EngineSpec":
+        """An engine from its ``KEY=VALUE`` settings (see the module docstring); ``ValueError``
+        naming a bad key or value."""
+        unknown = sorted(k for k in settings if k not in SETTING_KEYS and not k.startswith("info."))
+        if unknown:
+            raise ValueError(f"unknown engine setting {unknown[0]!r} (known: {', '.join(SETTING_KEYS)}, info.KEY)")
+        cmd = settings.get("cmd", "")
+        spec = cls.parse(cmd, send_delay_ms=_number(settings, "send_delay_ms", send_delay_ms))
+        if not spec.is_process:
+            raise ValueError(f"cmd={cmd!r}: settings are for engine programs, not for {spec.label}")
+        info = [(info_key, str(_whole(settings, key))) for key, info_key in
+                (("nodes", "max_node"), ("depth", "max_depth"), ("threads", "thread_num")) if key in settings]
+        info += [(k[5:], v) for k, v in settings.items() if k.startswith("info.")]
+        for key, value in info:
+            if not key or not value or any(c.isspace() for c in key + value):
+                raise ValueError(f"INFO {key} {value!r}: a key and a value of one word each")
+        name = " ".join(settings.get("name", "").split())[:60]
+        return replace(spec, label=name or spec.label, named=bool(name), cwd=settings.get("dir") or None,
+                       info=tuple(info), turn_ms=_whole(settings, "turn_ms"), match_ms=_whole(settings, "match_ms"),
+                       nboard_depth=_whole(settings, "depth"))
+
+    def time_control(self, tc: TimeControl) -> TimeControl:
+        """The match's clock ``tc`` with this engine's own times (time odds) in it."""
+        return replace(tc, turn_ms=tc.turn_ms if self.turn_ms is None else self.turn_ms,
+                       match_ms=tc.match_ms if self.match_ms is None else self.match_ms)
+
     @property
     def is_human(self) -> bool:
         """A person at this terminal."""
@@ -58,6 +108,49 @@ class EngineSpec:
     def is_process(self) -> bool:
         """An engine program the referee runs (not a built-in seat)."""
         return not self.builtin
+
+
+#: The settings an engine takes (besides ``info.KEY``).
+SETTING_KEYS = ("cmd", "name", "dir", "turn_ms", "match_ms", "send_delay_ms", "nodes", "depth", "threads")
+
+
+def settings_of(text: str) -> dict[str, str] | None:
+    """The ``KEY=VALUE`` settings of an engine given as ``cmd=... [KEY=VALUE ...]`` (shell-like
+    quoting), or ``None`` when ``text`` is a plain command line."""
+    words = shlex.split(text)
+    if not words or not words[0].startswith("cmd="):
+        return None
+    out = {}
+    for w in words:
+        key, sep, value = w.partition("=")
+        if not sep:
+            raise ValueError(f"{w!r} is not KEY=VALUE (quote a command line with spaces: cmd='./x --fast')")
+        out[key.strip().lower()] = value
+    return out
+
+
+def _whole(settings: Mapping[str, str], key: str) -> int | None:
+    if key not in settings:
+        return None
+    try:
+        value = int(settings[key])
+    except ValueError:
+        raise ValueError(f"{key}={settings[key]!r}: expected a whole number") from None
+    if value < 0:
+        raise ValueError(f"{key}={value}: must be >= 0")
+    return value
+
+
+def _number(settings: Mapping[str, str], key: str, default: float) -> float:
+    if key not in settings:
+        return default
+    try:
+        value = float(settings[key])
+    except ValueError:
+        raise ValueError(f"{key}={settings[key]!r}: expected a number") from None
+    if value < 0:
+        raise ValueError(f"{key}={value:g}: must be >= 0")
+    return value
 
 
 def name_from_argv(argv: Sequence[str]) -> str:
