@@ -138,3 +138,34 @@ def test_pbrain_mcts_passes_the_renju_checks():
     results = check.run_checks(opts, groups=RENJU_GROUPS)
     assert [(r.name, r.status) for r in results] == [
         ("renju-avoid-forbidden", "pass"), ("renju-five-first", "pass"), ("renju-forced-forbidden", "pass")]
+
+
+# referee script ----------------------------------------------------------------------------------
+
+def test_the_script_runner_judges_a_black_engine_by_the_renju_rules():
+    from referee.conformance.script import _Model
+
+    model = _Model()
+    model.sent("START 15")
+    model.received("OK")
+    for line in ["INFO rule 4", "BOARD", "5,7,1", "0,0,2", "6,7,1", "14,0,2", "7,5,1", "0,14,2", "7,6,1",
+                 "14,14,2", "DONE"]:
+        model.sent(line)
+    assert model.forbidden((7, 7)) == "double three"  # the engine is black: equal stone counts
+    assert model.forbidden((9, 9)) is None
+    model.sent("INFO rule 0")
+    assert model.forbidden((7, 7)) is None
+    model.sent("INFO rule 4")
+    model.sent("TURN 9,9")  # now the engine (one stone fewer) is white: no restriction
+    assert model.forbidden((7, 7)) is None
+    # A black opponent's TURN on a forbidden point is refused by the engine: no stone recorded.
+    model.sent("START 15")
+    model.received("OK")
+    for line in ["BOARD", "5,7,2", "0,0,1", "6,7,2", "14,0,1", "7,5,2", "0,14,1", "7,6,2", "14,14,1", "9,9,2",
+                 "DONE"]:
+        model.sent(line)
+    model.cells.stones[(12, 12)] = 1  # the engine's answer, as the runner records it
+    model.sent("TURN 7,7")
+    assert (7, 7) not in model.cells.stones
+    model.sent("TURN 8,8")
+    assert model.cells.stones[(8, 8)] == 2

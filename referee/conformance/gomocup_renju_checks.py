@@ -8,11 +8,13 @@ block.  The engine's answer is judged by the same rules.
 
 from __future__ import annotations
 
+from engine.game import GameError
 from engine.mnk.rules import Board, GameConfig, Player, Rule
 from referee.conformance.context import Ctx, Fail, Group, Skip, cell_text, check
 from referee.conformance.positions import Position
+from referee.conformance.session import Cells
 
-__all__ = ["RENJU_GROUPS", "avoid_forbidden", "five_over_double_four", "force_onto_forbidden"]
+__all__ = ["RENJU_GROUPS", "avoid_forbidden", "five_over_double_four", "force_onto_forbidden", "renju_forbidden"]
 
 RENJU_GROUPS: list[Group] = []
 RENJU = GameConfig(15, 15, 5, Rule.RENJU)
@@ -78,6 +80,29 @@ def force_onto_forbidden() -> Position:
     assert board.winning_cells(Player.SECOND) == [RENJU.move(7, 7)]
     return Position(_renju_order(stones, Player.SECOND), ((11, 11),),
                     "11,11 makes a four that black can only block on its forbidden 7,7")
+
+
+def renju_forbidden(cells: Cells, mv: tuple[int, int], mover: int) -> str | None:
+    """Why the move ``mv`` of the side whose stones ``cells`` values ``mover`` (1 the engine, 2
+    its opponent; 3 marks a blocked cell) is a forbidden point under renju, or ``None``.  The
+    mover is black when it has as many stones as the other side (black moves first)."""
+    stones = cells.stones
+    if not cells.on_board(*mv) or mv in stones:
+        return None
+    if sum(1 for v in stones.values() if v == mover) != sum(1 for v in stones.values() if v == 3 - mover):
+        return None
+    try:
+        board = Board(GameConfig(cells.width, cells.height, 5, Rule.RENJU))
+    except GameError:
+        return None  # no renju on this board: the engine should have refused it
+    cfg = board.config
+    for (x, y), v in stones.items():
+        if cfg.on_board(x, y):
+            if v == 3:
+                board.block(cfg.move(x, y))
+            else:
+                board.place(cfg.move(x, y), 1 if v == mover else 2)  # the mover is black
+    return board.forbidden(cfg.move(*mv))
 
 
 def _needs_board(ctx: Ctx) -> None:

@@ -20,7 +20,9 @@ A transcript is a text file of lines to send and expectations (format in
 
 MESSAGE/DEBUG/SUGGEST lines from the engine are skipped.  The runner keeps a
 model of the occupied cells (from what was sent and the moves received), so
-``< move`` means "a legal move: on the board, on an empty cell".
+``< move`` means "a legal move: on the board, on an empty cell" -- and, after
+``INFO rule`` with the renju bit (4), not a forbidden point when the engine is black
+(it is black when it is to move with as many stones as its opponent).
 
 NBoard engines (``--game reversi``): ``status``, ``nodestats`` and ``set myname``
 lines are skipped, ``quit`` ends the engine, and the model follows ``set game`` and
@@ -39,6 +41,7 @@ from typing import Sequence, TextIO
 from engine.game import GameError
 from engine.reversi.ggf import parse_ggf, parse_move
 from engine.reversi.rules import ReversiConfig, ReversiState
+from referee.conformance.gomocup_renju_checks import renju_forbidden
 from referee.conformance.session import Cells, Session
 from referee.games.base import Illegal
 from referee.games.reversi import ReversiRules
@@ -207,8 +210,12 @@ class _Model:
     """Follows the lines sent (START/RECTSTART/RESTART/TURN/BOARD/TAKEBACK) and the moves received."""
 
     def __init__(self) -> None:
+        #: Occupied cells, valued 1 for the engine's stones, 2 for its opponent's, 3 for BOARD's
+        #: field 3 (a blocked cell).
         self.cells = Cells(15)
-        self.block: list[tuple[int, int]] | None = None  # stones of a BOARD block being sent
+        self.block: list[tuple[int, int, int]] | None = None  # stones of a BOARD block being sent
+        #: The renju bit of the last ``INFO rule`` (it lasts across games, as in the brains).
+        self.renju = False
         # START/RECTSTART size waiting for the engine's OK (a refused size must not change the model)
         self.pending_size: tuple[int, int] | None = None
 
@@ -228,14 +235,15 @@ class _Model:
         if self.block is not None:
             if head == "DONE":
                 self.cells.reset()
-                for xy in self.block:
-                    if self.cells.on_board(*xy):
-                        self.cells.stones[xy] = 1
+                for x, y, f in self.block:
+                    if self.cells.on_board(x, y):
+                        self.cells.stones[(x, y)] = f if f in (1, 2, 3) else 1
                 self.block = None
                 return
             parts = arg.split(",") if len(words) > 1 else text.strip().split(",")
             try:
-                self.block.append((int(parts[0]), int(parts[1])))
+                f = int(parts[2]) if len(parts) > 2 and parts[2].strip().isdigit() else 1  # SWAP2BOARD: no field
+                self.block.append((int(parts[0]), int(parts[1]), f))
             except (ValueError, IndexError):
                 pass  # a malformed stone line: the script is probably testing the engine's ERROR
             return
@@ -252,13 +260,23 @@ class _Model:
                 self.block = []
             elif head == "TURN":
                 x, y = (int(v) for v in arg.split(",")[:2])
-                if self.cells.empty(x, y):
+                # A black opponent's forbidden point is refused by a renju engine: no stone.
+                if self.cells.empty(x, y) and self._forbidden((x, y), 2) is None:
                     self.cells.stones[(x, y)] = 2
             elif head == "TAKEBACK":
                 x, y = (int(v) for v in arg.split(",")[:2])
                 self.cells.stones.pop((x, y), None)
+            elif head == "INFO" and len(words) == 3 and words[1].lower() == "rule":
+                self.renju = bool(int(words[2]) & 4)
         except ValueError:
             pass  # malformed on purpose: the model ignores it, the engine should answer ERROR
+
+    def forbidden(self, mv: tuple[int, int]) -> str | None:
+        """Why the engine's move ``mv`` is a forbidden point for black under renju, or ``None``."""
+        return self._forbidden(mv, 1)
+
+    def _forbidden(self, mv: tuple[int, int], mover: int) -> str | None:
+        return renju_forbidden(self.cells, mv, mover) if self.renju else None
 
 
 class _NboardModel:
@@ -343,6 +361,9 @@ def _check(exp: Expect, sess: Session, model: _Model | _NboardModel, default_ms:
     mv, why = model.cells.judge(w.line)
     if mv is None:
         return f"got {w.line!r}: {why}"
+    why = model.forbidden(mv)
+    if why is not None:
+        return f"got {w.line!r}: {mv[0]},{mv[1]} is forbidden for black under renju ({why})"
     model.cells.stones[mv] = 1
     if exp.cells and mv not in exp.cells:
         return f"got {w.line!r}: {mv[0]},{mv[1]} is not one of the expected cells"
