@@ -322,6 +322,24 @@ def test_renju_accepted_kept_across_commands_and_forbidden_turns_refused():
     assert board.forbidden(board.config.move(4, 4)) == "double three"
 
 
+def test_renju_kept_through_swap2():
+    s, thinker = make_session()
+    run_transcript(s, """
+        > START 15
+        < OK
+        > INFO rule 4
+        > SWAP2BOARD
+        > 7,7
+        > 8,7
+        > 9,9
+        > DONE
+        < move
+    """)
+    board, _ = thinker.calls[-1]
+    assert board.config.rule is Rule.RENJU and board.to_move is Player.SECOND
+    assert s.board.config.rule is Rule.RENJU  # the game goes on under renju
+
+
 def test_renju_with_another_win_length_refused_at_the_next_game_command():
     s, _ = make_session()
     run_transcript(s, """

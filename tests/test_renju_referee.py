@@ -86,6 +86,7 @@ def test_a_person_playing_black_is_told_why_and_chooses_again():
     r = play_game(seats, game=1, first=1, config=RENJU, tc=TC)
     text = out.getvalue()
     assert "7,7 is forbidden for black (renju): a double three; choose another point" in text
+    assert "forbidden for black here: 7,7 (double three)" in text  # shown before the prompt
     assert [9, 9] in r.moves and [7, 7] not in r.moves
     assert r.termination == "resign"  # the end of the scripted input
 

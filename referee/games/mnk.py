@@ -233,6 +233,14 @@ class MnkRules(GameRules):
         return (2, 4) if self.config.win_length >= 5 else (2, 2)
 
     # A person's moves ------------------------------------------------------------------
+    def turn_hint(self, state: Board) -> str:
+        """Under renju, black's forbidden points and why (shown before black's prompt)."""
+        if state.to_move != Player.FIRST:
+            return ""
+        cfg = self.config
+        points = [f"{x},{y} ({state.forbidden(m)})" for m in state.forbidden_moves() for x, y in [cfg.xy(m)]]
+        return "forbidden for black here: " + ", ".join(points) if points else ""
+
     def read_human(self, text: str, state: Board) -> HumanInput:
         cfg = self.config
         move = parse_human_move(text)
