@@ -99,3 +99,56 @@ def test_the_search_core_knows_no_game_and_games_not_each_other():
             assert not any(b.startswith("engine.mnk") for b in deps), (a, deps)
         if a.startswith(("engine", "protocol", "referee")):
             assert not any(b.startswith("lab") for b in deps), f"{a} imports the lab"
+
+
+#: The referee's floors, top to bottom: a package imports only its own floor's modules and
+#: those of the floors below (``errors`` is the floor every other may use).
+REFEREE_FLOORS = (
+    ("referee.cli", "referee.__main__"),
+    ("referee.match", "referee.conformance"),
+    ("referee.cluster",),
+    ("referee.play",),
+    ("referee.seats",),
+    ("referee.engines", "referee.games"),
+    ("referee.errors",),
+)
+
+
+def _floor(module: str) -> int | None:
+    for i, prefixes in enumerate(REFEREE_FLOORS):
+        if any(module == p or module.startswith(p + ".") for p in prefixes):
+            return i
+    return None
+
+
+def test_the_referee_imports_only_downwards():
+    g = graph()
+    unplaced = sorted(m for m in g if m.startswith("referee.") and _floor(m) is None)
+    assert unplaced == [], "modules on no floor: " + ", ".join(unplaced)
+    upward = sorted(f"{a} imports {b}" for a, deps in g.items() if a.startswith("referee.")
+                    for b in deps if b.startswith("referee.") and _floor(b) is not None and _floor(b) < _floor(a))
+    assert upward == []
+
+
+def test_dask_is_imported_by_the_cluster_package_only():
+    for path in (ROOT / "referee").rglob("*.py"):
+        if module_name(path).startswith("referee.cluster"):
+            continue
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names.update(a.name.split(".")[0] for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names.add((node.module or "").split(".")[0])
+        assert not names & {"dask", "distributed"}, path
+
+
+def test_no_referee_module_is_overgrown():
+    """Small modules: none over about 400 lines, no function over about 80 (declarations apart)."""
+    for path in (ROOT / "referee").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert text.count("\n") <= 420, f"{path.name}: {text.count(chr(10))} lines"
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = node.end_lineno - node.lineno + 1
+                assert length <= 85 or node.name in ("build_parser", "_parser"), f"{path.name}:{node.name} {length}"

@@ -192,3 +192,14 @@ def test_the_io_log_of_a_flood_game_is_written_through(tmp_path, baseline_kb):
     log = (tmp_path / "out" / "game-0001.log").read_text()
     assert "engine1 < MESSAGE flood" in log
     assert_flat(peak, baseline_kb)
+
+
+@slow
+def test_the_check_suite_fails_a_flooding_engine_quickly_and_keeps_its_memory(baseline_kb):
+    """``referee check`` against an engine that prints chatter forever: each check gives up on
+    the flood at once (it would otherwise wait out every deadline) and nothing accumulates."""
+    proc, peak, took = run_referee("check", "yes MESSAGE", "--start-ms", str(START_MS))
+    assert proc.returncode == 1
+    assert "chatter and no reply (a flood)" in proc.stdout and " failed" in proc.stdout.splitlines()[-1]
+    assert took < 45
+    assert_flat(peak, baseline_kb)

@@ -7,7 +7,8 @@ import time
 import pytest
 
 from fake_engines.fakes import assert_all_gone, fake_argv, read_pids, running
-from referee.engines.process import EngineProcess, close_many
+from referee.engines.process import EngineProcess
+from referee.engines.registry import close_many
 from referee.engines.transport import OverlongLine
 from referee.errors import EngineExited, EngineStartError
 

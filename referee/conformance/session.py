@@ -22,6 +22,7 @@ from typing import Callable, Sequence
 
 from referee.engines.gomocup_wire import is_chatter as gomocup_chatter
 from referee.engines.process import EngineProcess
+from referee.engines.transport import MAX_SKIPPED_LINES
 from referee.errors import EngineError, EngineExited
 from referee.engines.gomocup_wire import parse_move
 
@@ -29,6 +30,9 @@ __all__ = ["Session", "Cells", "Wait", "HISTORY_LINES", "silence_stdout"]
 
 #: How many sent/received lines a session remembers for error context.
 HISTORY_LINES = 40
+#: A wait that reads this many chatter lines without a reply ends at once: a flooding engine
+#: fails each check quickly instead of holding every one until its deadline.
+FLOOD_CHATTER_LINES = 10_000
 
 
 @dataclass
@@ -46,6 +50,13 @@ class Wait:
     timed_out: bool = False
     skipped: list[str] = field(default_factory=list)
     elapsed: float = 0.0
+    #: Chatter lines read in all (``skipped`` keeps the first :data:`MAX_SKIPPED_LINES`).
+    chatter: int = 0
+
+    @property
+    def flooded(self) -> bool:
+        """The engine printed so much chatter that the wait gave up on it."""
+        return self.chatter >= FLOOD_CHATTER_LINES
 
     def describe(self) -> str:
         """Short text of the outcome, for reports."""
@@ -53,6 +64,8 @@ class Wait:
             return repr(self.line)
         if self.exited:
             return "the engine exited"
+        if self.flooded:
+            return f"{self.chatter} lines of chatter and no reply (a flood)"
         return f"nothing within {self.elapsed * 1000:.0f} ms"
 
 
@@ -127,7 +140,7 @@ class Session:
         deadline = t0 + max(0.0, timeout_s)
         w = Wait()
         while True:
-            if w.skipped and time.monotonic() > deadline:
+            if w.chatter and time.monotonic() > deadline:
                 # read_line hands out buffered lines even past the deadline: a flood of
                 # MESSAGE lines must not keep us here.
                 w.timed_out = True
@@ -149,7 +162,11 @@ class Session:
             self.received += 1
             self._note("<", line)
             if self._is_chatter(line):
-                w.skipped.append(line)
+                w.chatter += 1
+                if len(w.skipped) < MAX_SKIPPED_LINES:  # what is kept stays bounded
+                    w.skipped.append(line)
+                if w.flooded:
+                    break
                 continue
             w.line = line
             break

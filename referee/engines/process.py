@@ -7,7 +7,7 @@ The referee never trusts an engine, so this wrapper guarantees:
   :mod:`referee.engines.child`);
 - every read returns by its deadline whatever the engine prints: the pipe is
   watched with ``selectors`` (no blocking ``readline``) and read at most
-  :data:`CHUNK_BYTES` at a time, only when the lines already read are used up,
+  :data:`referee.engines.pipes.CHUNK_BYTES` at a time, only when the lines already read are used up,
   and the deadline is looked at before every read of the pipe;
 - what the engine prints costs bounded memory: a line is at most
   :data:`~referee.engines.transport.MAX_LINE_BYTES` (a longer one is handed out
@@ -45,25 +45,13 @@ import time
 from collections import deque
 from typing import IO, Callable, Sequence
 
-from referee.engines.child import Child, spawn_failure_text
-from referee.engines.gomocup_wire import is_chatter as is_info_line
-from referee.engines.pipes import CHUNK_BYTES, EnginePipes
-from referee.engines.registry import ProcessRegistry, close_many
+from referee.engines.child import Child
+from referee.engines.gomocup_wire import is_chatter as gomocup_chatter
+from referee.engines.pipes import EnginePipes
 from referee.engines.transport import MAX_LINE_BYTES, MAX_SKIPPED_LINES, OverlongLine
 from referee.errors import EngineError, EngineExited, EngineStartError
 
-# close_many, ProcessRegistry, spawn_failure_text and the Gomocup chatter rule (is_info_line,
-# read_reply's default) live in their own modules now; they are named here too because
-# callers have always imported them from this one.
-__all__ = [
-    "EngineProcess",
-    "is_info_line",
-    "close_many",
-    "spawn_failure_text",
-    "ProcessRegistry",
-    "CHUNK_BYTES",
-    "DRAIN_BYTES",
-]
+__all__ = ["EngineProcess", "DRAIN_BYTES"]
 
 #: :meth:`EngineProcess.drain` stops reading once this much has arrived in one call (a flood
 #: between turns is left in the pipe, to be read, as chatter, by the next read with a deadline).
@@ -94,7 +82,7 @@ class EngineProcess:
             ``max_line_bytes`` bytes, and the rest of it is dropped.
         write_timeout_s: how long a single :meth:`send` may wait for a full pipe.
         end_line: the command that asks the engine to exit (``END`` in Gomocup,
-            ``quit`` in NBoard), sent by :meth:`close` and :func:`close_many`.
+            ``quit`` in NBoard), sent by :meth:`close` and :func:`referee.engines.registry.close_many`.
     """
 
     def __init__(
@@ -249,14 +237,14 @@ class EngineProcess:
 
         Lines already read off the pipe are handed out first; past the deadline the
         pipe is looked at once more without waiting (output already written is seen),
-        so a call returns by its deadline plus one read of at most :data:`CHUNK_BYTES`,
+        so a call returns by its deadline plus one read of at most :data:`referee.engines.pipes.CHUNK_BYTES`,
         whatever the engine prints.  A line longer than ``max_line_bytes`` comes as an
         :class:`~referee.engines.transport.OverlongLine`.  Raises :class:`EngineExited`
         when the engine closed stdout and every line read has been returned.
         """
         return self._next_line(deadline, True)[0]
 
-    def read_reply(self, deadline: float, is_info: Callable[[str], bool] = is_info_line
+    def read_reply(self, deadline: float, is_info: Callable[[str], bool] = gomocup_chatter
                    ) -> tuple[str | None, list[str]]:
         """Next line that is a reply, skipping lines ``is_info`` calls chatter (by default
         Gomocup's ``MESSAGE``/``DEBUG``/``SUGGEST`` and blank lines).

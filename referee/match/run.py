@@ -43,7 +43,7 @@ from referee.match.settings import RESULTS_FILE, MatchOutcome, MatchSettings
 from referee.match.stats import Tally
 from referee.match.view import MatchView, display_mode
 from referee.play.job import GameHooks, GameJob, PlayedGame
-from referee.engines.process import ProcessRegistry
+from referee.engines.registry import ProcessRegistry
 from referee.seats.spec import EngineSpec
 
 __all__ = ["run_match"]

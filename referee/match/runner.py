@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Protocol
 
 from referee.errors import MatchError
 from referee.play.job import GameHooks, GameJob, PlayedGame, play_job
-from referee.engines.process import ProcessRegistry
+from referee.engines.registry import ProcessRegistry
 from referee.seats.spec import EngineSpec
 from referee.seats.startcheck import check_engines
 

@@ -32,7 +32,7 @@ from typing import IO, Any, Callable
 from referee.play.game import GameResult, MoveEvent, play_game
 from referee.games import rules_for
 from referee.games.adjudication import Adjudication
-from referee.engines.process import ProcessRegistry
+from referee.engines.registry import ProcessRegistry
 from referee.games.clock import TimeControl
 from referee.seats.factory import open_seat
 from referee.seats.spec import EngineSpec

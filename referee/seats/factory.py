@@ -14,7 +14,7 @@ import threading
 from typing import IO, Any, Callable
 
 from engine.reversi.rules import ReversiConfig
-from referee.engines.process import ProcessRegistry
+from referee.engines.registry import ProcessRegistry
 from referee.seats.base import Seat
 from referee.seats.gomocup import GomocupSeat
 from referee.seats.human import HumanSeat

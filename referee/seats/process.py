@@ -17,7 +17,7 @@ import threading
 import time
 from typing import IO, Callable, Sequence
 
-from referee.engines.gomocup_wire import is_chatter as is_info_line
+from referee.engines.gomocup_wire import is_chatter as gomocup_chatter
 from referee.engines.process import EngineProcess
 from referee.engines.registry import ProcessRegistry
 from referee.engines.transport import MAX_LINE_BYTES, OverlongLine, Transport
@@ -140,7 +140,7 @@ class ProcessSeat:
         self.sent_at = time.monotonic()
 
     def _read(self, deadline: float, on_exit: Termination,
-              is_chatter: Callable[[str], bool] = is_info_line) -> str | None:
+              is_chatter: Callable[[str], bool] = gomocup_chatter) -> str | None:
         """Next reply line before ``deadline`` (chatter kept as messages), polling the stop event."""
         while True:
             now = time.monotonic()

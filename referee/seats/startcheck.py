@@ -13,10 +13,10 @@ import threading
 
 from typing import Any
 
-from referee.engines.process import close_many
+from referee.engines.registry import close_many
 from referee.errors import EngineStartError, MatchError
 from referee.seats.process import ProcessSeat
-from referee.engines.process import ProcessRegistry
+from referee.engines.registry import ProcessRegistry
 from referee.games.clock import TimeControl
 from referee.seats.base import Fault
 from referee.seats.factory import engine_seat_class
