@@ -332,3 +332,17 @@ def test_the_facade_opens_the_reversi_engine():
     assert best_move(ReversiState(), Limits(nodes=30), seed=2).move in ReversiState().legal_moves()
     with pytest.raises(GameError):
         ReversiConfig(7)
+
+
+def test_a_result_the_tree_proved_gets_its_exact_margin_with_the_time_left():
+    # no solve at the root (root_empties 0): the tree proves the result from its children's
+    # verdicts, then the time left finds the exact margin and a move that reaches it
+    import time
+
+    state = fixed_positions(12, 1, seed=7)[0]
+    engine = ReversiEngine(8, ReversiOptions(root_empties=0), seed=1)
+    result = engine.search(state, Limits(deadline=time.monotonic() + 30))
+    exact = solve(state, exact=True).value
+    assert result.proven is not None and engine.last_margin == exact
+    state.apply(result.move)
+    assert -solve(state, exact=True).value == exact

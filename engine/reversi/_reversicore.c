@@ -521,8 +521,9 @@ static PyObject *py_playouts_many(PyObject *self, PyObject *args) {
 
 #define EVAL_CAPSULE "engine.reversi._reversicore.EvalW"
 static const EvalW *get_eval(PyObject *obj);
-/* The solver orders by the evaluation from this many empties (fewer: reply count only). */
-#define EV_ORDER_MIN 10
+/* The solver orders by the evaluation from this many empties (fewer: reply count only;
+ * engine/reversi/solver.py EVAL_ORDER_EMPTIES, measured). */
+#define EV_ORDER_MIN 14
 
 /* Solver set-up shared by both representations. */
 #define SOLVE_SETUP(PFX, VALID)                                                     \
@@ -953,10 +954,12 @@ static PyMethodDef methods[] = {
      "to move; leaves: (black, white, to_move) tuples"},
     {"solve", (PyCFunction)(void (*)(void))py_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(n, black, white, to_move, exact=True, max_nodes=0, deadline=0.0, tt_bits=-1, shallow=6, ev=None, "
-     "ev_min=10, guess=0) "
+     "ev_min=14, guess=0) "
      "-> (value, move, nodes, complete): value the final disc differential for the side to move with "
      "best play (exact=False: its sign only), move the best move (n*n a pass, -1 game over), complete "
-     "False when max_nodes or the deadline (time.monotonic() seconds) stopped it"},
+     "False when max_nodes or the deadline (time.monotonic() seconds) stopped it; ev an evaluation "
+     "(eval_load) that orders the moves from ev_min empties (8x8), guess where the exact search starts "
+     "its null-window passes (MTD(f), with the transposition table from 14 empties)"},
     {"reference_playouts", py_reference_playouts, METH_VARARGS,
      "reference_playouts(count, seed) -> (black wins, white wins, draws): the bench's plain C loop "
      "from the 8x8 start"},

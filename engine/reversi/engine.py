@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 from typing import Callable
 
 import numpy as np
@@ -19,14 +20,16 @@ from .evaluate import ReversiEvaluator, ReversiOracle
 from .options import ReversiOptions
 from .patternleaves import PatternLeaves
 from .rules import ReversiConfig, ReversiState
-from .solver import move_values
+from .solver import move_values, solve
 
 
 def _evaluator(n: int, options: ReversiOptions):
     """The leaves' evaluator the options ask for: the pattern evaluation on 8x8 (where
     its weights are shipped), random playouts elsewhere or when asked."""
     if options.leaves != "playouts":
-        ev = patterns.default() if n == patterns.SIDE else None
+        ev = None
+        if n == patterns.SIDE:
+            ev = patterns.load(options.weights) if options.weights else patterns.default()
         if ev is not None:
             return PatternLeaves(ev, options.eval_depth)
         if options.leaves == "patterns":
@@ -93,7 +96,22 @@ class ReversiEngine:
             if verdict.outcome and verdict.moves:
                 return self._proven(verdict, t0, on_info)
         self.tree.set_root(state)
-        return self.tree.search(limits, stop, on_info, started)
+        result = self.tree.search(limits, stop, on_info, started)
+        if result.proven and self.oracle is not None and limits.deadline is not None:
+            return self._margin_after_proof(state, result, limits.deadline)
+        return result
+
+    def _margin_after_proof(self, state: ReversiState, result: SearchResult, deadline: float) -> SearchResult:
+        """The tree proved the result early (win/draw/loss): the time left goes to the exact
+        margin, so that the move wins by most (or loses by least) and the eval is exact."""
+        if time.monotonic() >= deadline or state.empties() > self.oracle.max_margin_empties:
+            return result
+        sol = solve(state, exact=True, max_nodes=self.oracle.root_nodes, deadline=deadline)
+        if not sol.complete or sol.move is None:
+            return result
+        self.last_margin = sol.value
+        pv = result.pv if sol.move == result.move else [sol.move]
+        return replace(result, move=sol.move, pv=pv, elapsed=result.elapsed)
 
     def rank_moves(self, state: ReversiState, limits: Limits, count: int | None = None,
                    stop: threading.Event | None = None) -> list[RootMove]:

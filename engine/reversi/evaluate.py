@@ -124,6 +124,10 @@ class ReversiOracle:
     aside).
     """
 
+    #: Once the tree has proved a root's result, its exact margin is sought with the time
+    #: left up to this many empty squares (the solver's median at 24 is some seconds).
+    max_margin_empties = 24
+
     def __init__(self, tree_empties: int | None = None, root_empties: int | None = None,
                  tree_nodes: int | None = None, root_nodes: int | None = None,
                  cache_size: int = 200_000) -> None:

@@ -38,6 +38,7 @@ class ReversiOptions:
 
     leaves: str = "auto"
     eval_depth: int = 2
+    weights: str = ""
     playouts_per_leaf: int | None = None
     order: bool = True
     solver: bool = True

@@ -278,4 +278,10 @@ def default() -> PatternEval | None:
     """The shipped evaluation, loaded once (``None`` when the file is missing)."""
     if not DEFAULT_PATH.exists():
         return None
-    return PatternEval(Weights.load(DEFAULT_PATH))
+    return load(DEFAULT_PATH)
+
+
+@lru_cache(maxsize=4)
+def load(path: Path | str) -> PatternEval:
+    """The evaluation of a weights file, loaded once per path."""
+    return PatternEval(Weights.load(path))

@@ -25,6 +25,10 @@ from .rules import ReversiState
 MAX_EMPTIES = 64
 #: ``solve_position``'s ``ev`` when not given: the shipped evaluation orders the moves.
 DEFAULT = object()
+#: From this many empty squares the evaluation orders the solver's moves (fewer: the
+#: opponent's reply count alone).  Measured on 20 positions of 18 empties: median 3.1 M
+#: nodes, against 3.3 M from 10 empties and 4.0 M with no evaluation.
+EVAL_ORDER_EMPTIES = 14
 
 
 def _default_handle():
@@ -84,8 +88,14 @@ def solve_position(black: int, white: int, to_move: int, n: int, *, exact: bool 
         return solve_python(black, white, to_move, n, exact=exact, max_nodes=max_nodes, deadline=deadline)
     if ev is DEFAULT:
         ev = _default_handle() if n == 8 else None
-    value, move, nodes, complete = core.solve(n, black, white, to_move, exact,
-                                              max_nodes or 0, deadline or 0.0, ev=ev)
+    guess = 0
+    if ev is not None and exact and n == 8:
+        # the exact search closes in on the value from the evaluation's prediction (an even
+        # number of discs, as every final margin is)
+        p, o = (black, white) if to_move == 1 else (white, black)
+        guess = 2 * round(core.evaluate(ev, p, o) / 256)
+    value, move, nodes, complete = core.solve(n, black, white, to_move, exact, max_nodes or 0,
+                                              deadline or 0.0, ev=ev, ev_min=EVAL_ORDER_EMPTIES, guess=guess)
     return Solution(value, move if complete and move >= 0 else None, nodes, complete, exact)
 
 
