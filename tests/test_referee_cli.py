@@ -144,7 +144,7 @@ def test_interrupt_kills_every_engine_and_records_nothing(tmp_path, sig, concurr
     (["--openings", "/nonexistent/book"], "--openings"),
     (["--resume"], "need --out"),
     (["--sprt", "10", "0"], "--sprt"),
-    (["a", "b", "c"], "at most two"),
+    (["a", "b", "human"], "no person playing"),  # three engines are a tournament, without a person
     (["--turn-ms", "0"], "needs --match-ms"),
     (["--game", "reversi", "--draw-after", "30"], "for Reversi use --max-moves"),
     (["--max-moves", "-1"], "must be >= 0"),

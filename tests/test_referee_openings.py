@@ -125,3 +125,117 @@ def test_describe_openings():
                                                 "colours swapped; seed 17 (--seed 17 repeats them)")
     assert describe_openings(0, 0, None).startswith("none (every game starts on the empty board)")
     assert describe_openings(3, 0, None).startswith("from the opening file (3 openings")
+
+
+# Transforms, order and start (--transform, --openings-order, --openings-start) ---------------------------
+
+def _legal_mnk(cfg, moves):
+    b = Board(cfg)
+    for m in moves:
+        assert b.is_empty(m)
+        b.play(m)
+        assert not b.is_over
+    return True
+
+
+def test_an_opening_and_its_eight_images_are_distinct_and_legal():
+    from referee.games.openings import symmetries, transform_opening
+
+    assert symmetries(C15) == 8 and symmetries(GameConfig(9, 7, 4)) == 4
+    opening = parse_opening("0,0, 1,0, 2,-1, 0,2", C15)  # no symmetry of its own
+    images = [transform_opening(C15, opening, k) for k in range(8)]
+    assert images[0] == opening
+    assert len({tuple(i) for i in images}) == 8
+    assert all(_legal_mnk(C15, i) for i in images)
+    # the centre stays the centre; the stones keep their distances
+    assert all(C15.xy(i[0]) == (7, 7) for i in images)
+    rect = GameConfig(9, 7, 4)
+    o = parse_opening("0,0, 1,0, 2,-1", rect)
+    images = [transform_opening(rect, o, k) for k in range(4)]
+    assert len({tuple(i) for i in images}) == 4 and all(_legal_mnk(rect, i) for i in images)
+
+
+def test_reversi_images_keep_the_start_so_every_image_is_legal():
+    from engine.reversi.rules import ReversiConfig, ReversiState
+    from referee.games.openings import symmetries, transform_opening
+
+    cfg = ReversiConfig(8)
+    assert symmetries(cfg) == 4
+    for seed in range(20):
+        o = random_opening(cfg, 5, random.Random(seed))
+        images = [transform_opening(cfg, o, k) for k in range(4)]
+        assert len({tuple(i) for i in images}) == 4
+        for i in images:
+            state = ReversiState(8)
+            for m in i:
+                state.apply(m)  # raises on an illegal move
+    # a pass stays a pass
+    assert transform_opening(cfg, [64], 2) == [64]
+
+
+def test_a_pair_shares_its_transformed_opening_and_a_file_yields_every_image():
+    book = [parse_opening("0,0, 1,0, 2,-1", C15), parse_opening("0,0, 1,1, 3,0", C15)]
+    seen = set()
+    for g in range(1, 2 * 16 + 1, 2):
+        a = opening_for_game(g, book, 0, C15, 0, transform=True)
+        assert a == opening_for_game(g + 1, book, 0, C15, 0, transform=True)
+        seen.add(tuple(a))
+    assert len(seen) == 16  # 2 openings in 8 images each, before any repeats
+    # the first pass through the file is the file itself, as without --transform
+    assert [opening_for_game(g, book, 0, C15, 0, transform=True) for g in (1, 3)] == book
+    for g in range(1, 41, 2):
+        r = opening_for_game(g, None, (2, 4), C15, 7, transform=True)
+        assert r == opening_for_game(g + 1, None, (2, 4), C15, 7, transform=True)
+        plain = opening_for_game(g, None, (2, 4), C15, 7)
+        assert len(r) == len(plain) and _legal_mnk(C15, r)
+    transformed = [opening_for_game(g, None, (2, 4), C15, 7, transform=True) for g in range(1, 41, 2)]
+    assert transformed != [opening_for_game(g, None, (2, 4), C15, 7) for g in range(1, 41, 2)]
+
+
+def test_openings_order_and_start():
+    book = [[m] for m in range(10)]
+    seq = [opening_for_game(g, book, 0, C15, 3, start=4)[0] for g in range(1, 21, 2)]
+    assert seq == [3, 4, 5, 6, 7, 8, 9, 0, 1, 2]
+    shuffled = [opening_for_game(g, book, 0, C15, 3, order="random")[0] for g in range(1, 21, 2)]
+    assert sorted(shuffled) == list(range(10)) and shuffled != list(range(10))  # each once, in another order
+    assert shuffled == [opening_for_game(g, book, 0, C15, 3, order="random")[0] for g in range(1, 21, 2)]
+    assert shuffled != [opening_for_game(g, book, 0, C15, 4, order="random")[0] for g in range(1, 21, 2)]
+    started = [opening_for_game(g, book, 0, C15, 3, order="random", start=2)[0] for g in range(1, 21, 2)]
+    assert started == shuffled[1:] + shuffled[:1]
+
+
+def test_random_order_needs_and_prints_a_seed(tmp_path):
+    from referee.match.schedule import Schedule
+    from referee.match.settings import MatchSettings
+    from referee.seats.spec import EngineSpec
+
+    book = tmp_path / "book.txt"
+    book.write_text("0,0\n0,0, 1,1\nh8i9j7\n")
+    s = _cli_settings("--openings", str(book), "--openings-order", "random", "--transform")
+    assert s.openings_order == "random" and s.transform and s.seeded
+    resolved = Schedule((EngineSpec.parse("random"),) * 2, s).settings
+    assert resolved.seed is not None
+    assert f"seed {resolved.seed}" in resolved.openings_text() and "8 symmetric images" in resolved.openings_text()
+    assert not MatchSettings(openings=((1,),)).seeded  # a file in file order needs no seed
+    assert _cli_settings("--openings", str(book), "--openings-start", "3").opening_of(1) == \
+        parse_opening("h8i9j7", C15)
+
+
+@pytest.mark.parametrize("args,msg", [
+    (["--openings-order", "random"], "--openings FILE"),
+    (["--openings-start", "2"], "--openings FILE"),
+    (["--openings", "BOOK", "--openings-start", "4"], "has 3 openings"),
+])
+def test_bad_openings_options(tmp_path, capsys, args, msg):
+    book = tmp_path / "book.txt"
+    book.write_text("0,0\n0,0, 1,1\nh8i9j7\n")
+    with pytest.raises(SystemExit):
+        _cli_settings(*[str(book) if a == "BOOK" else a for a in args])
+    assert msg in capsys.readouterr().err
+
+
+def _cli_settings(*argv):
+    from referee.cli.match import _settings, build_parser
+
+    p = build_parser()
+    return _settings(p.parse_intermixed_args(list(argv)), p)

@@ -1,7 +1,7 @@
 """``referee``: run a match between two Gomocup engines (or a person, or random moves) and adjudicate it;
 with ``--game reversi``, Reversi (8x8 by default) between two NBoard engines.
 
-    referee [options] [ENGINE1 [ENGINE2]]
+    referee [options] [ENGINE1 [ENGINE2 [ENGINE3...]]]
     referee check ...      (engine conformance check, referee.cli.check)
     referee script ...     (scripted protocol session, referee.cli.script)
 
@@ -11,7 +11,8 @@ this project's brain, ``pbrain-mcts`` (run as ``python -m protocol.gomocup`` wit
 interpreter running the referee, so it is the same install; for Reversi ``nboard-mcts``,
 ``python -m protocol.nboard``).  ``random`` is the referee's built-in random mover.  Before the first
 game every engine is started once; one that cannot start ends the match with
-one message.  Exit status: 0 when the match ran (a human's ``quit`` included),
+one message.  Three engines or more play a tournament (a round-robin, or ``--gauntlet``).
+Exit status: 0 when the match ran (a human's ``quit`` included),
 2 for a usage error or an engine that cannot start, 130 when interrupted
 (Ctrl-C / SIGTERM; with ``--out`` finished games are kept and ``--resume``
 continues).
@@ -39,9 +40,9 @@ from referee.cluster.address import cluster_address
 from referee.games import GAME_TYPES, rules_for
 from referee.games.adjudication import Adjudication
 from referee.errors import MatchError
-from referee.match.run import run_match
+from referee.match.run import run_tournament
 from referee.match.settings import MatchOutcome, MatchSettings
-from referee.games.openings import default_random_plies, load_openings, random_opening
+from referee.games.openings import ORDERS, default_random_plies, load_openings, random_opening
 from referee.games.clock import TimeControl
 from referee.seats.spec import EngineSpec
 from referee.match.stats import SPRT_MODELS, Sprt
@@ -77,6 +78,7 @@ examples:
                                           your engine against pbrain-mcts, recorded
   referee human --size 9 --win-length 4   you against pbrain-mcts, 9x9, four in a row
   referee ./pbrain-a ./pbrain-b --games 1000 --sprt 0 10 --display none
+  referee ./a ./b ./c --games 20 --display none     a round-robin of three engines
   referee --game reversi random --games 20 --turn-ms 50
                                           nboard-mcts against random moves, Reversi 8x8
   referee --game reversi "edax-nboard 1" human
@@ -129,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "send_delay_ms, nodes, depth, threads, info.KEY), a name from --engines FILE, "
                         "'human' (or human:NAME) to play yourself, or 'random' for random legal moves; a "
                         "missing ENGINE is this project's engine: pbrain-mcts, or nboard-mcts for "
-                        "--game reversi")
+                        "--game reversi; three or more engines play a tournament (see --gauntlet)")
     p.add_argument("--engines", dest="engines_file", metavar="FILE",
                    help="a JSON or TOML file of engines by name, each with its settings (see ENGINE)")
     p.add_argument("--each", action="append", default=[], metavar="KEY=VALUE",
@@ -158,6 +160,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "no limit)")
     g.add_argument("--first", type=int, choices=(1, 2), default=1,
                    help="which ENGINE plays X, the first move, in game 1; colours alternate (default 1)")
+    g.add_argument("--rounds", type=positive_int, default=1, metavar="R",
+                   help="play the whole schedule R times (default 1): each pairing plays N x R games")
+    g.add_argument("--gauntlet", action="store_true",
+                   help="with three engines or more: the first plays each of the others (default: every "
+                        "two engines play, a round-robin)")
+    g.add_argument("--standings-every", type=positive_int, default=None, metavar="N",
+                   help="with three engines or more: print the standings every N games (default: after a "
+                        "pair of games of every pairing)")
     t = p.add_argument_group("time")
     t.add_argument("--turn-ms", type=nonneg_int, default=None, metavar="MS",
                    help="time per move (default 1000; Reversi: 60000, as NBoard engines set their own "
@@ -192,6 +202,14 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--seed", type=int, default=None,
                    help="seed of the random openings (default: drawn at random and printed; give it "
                         "back to replay the same openings)")
+    o.add_argument("--transform", action="store_true",
+                   help="also play each opening in its symmetric images: the 8 of a square m,n,k board (4 "
+                        "of a rectangle), the 4 that keep the Reversi start; both games of a pair share one")
+    o.add_argument("--openings-order", choices=ORDERS, default="sequential",
+                   help="take the --openings FILE's openings in file order (the default) or in a random "
+                        "order drawn from the seed")
+    o.add_argument("--openings-start", type=positive_int, default=1, metavar="K",
+                   help="the first opening used, 1-based, in that order (default 1)")
     r = p.add_argument_group("running and output")
     r.add_argument("--concurrency", type=positive_int, default=1, metavar="N",
                    help="games played at once (default 1; a human plays one at a time)")
@@ -252,6 +270,10 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool 
             openings = tuple(tuple(o) for o in load_openings(text, config, args.openings))
         except (OSError, ValueError) as exc:
             p.error(f"--openings: {exc}")
+    if (args.openings_order != "sequential" or args.openings_start != 1) and not args.openings:
+        p.error("--openings-order and --openings-start choose among the openings of --openings FILE")
+    if args.openings_start > max(1, len(openings)):
+        p.error(f"--openings-start {args.openings_start}: the file has {len(openings)} openings")
     if args.random_opening is not None:
         plies = args.random_opening
     elif args.empty_board or args.openings or human:
@@ -279,10 +301,12 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool 
     return MatchSettings(
         config=config,
         tc=TimeControl(turn_ms, args.match_ms, args.tolerance_ms, args.start_ms),
-        games=args.games, first=args.first, openings=openings, random_plies=plies,
+        games=args.games * args.rounds, first=args.first, openings=openings, random_plies=plies,
         seed=args.seed, concurrency=args.concurrency, out_dir=args.out, resume=args.resume,
         log_io=args.log_io, quiet=args.quiet, sprt=sprt, display=shown, cluster=args.cluster,
         adjudication=Adjudication(args.draw_after, args.max_moves), pgn=args.pgn,
+        transform=args.transform, openings_order=args.openings_order, openings_start=args.openings_start,
+        gauntlet=args.gauntlet, standings_every=args.standings_every or 0,
     )
 
 
@@ -314,8 +338,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     p = build_parser()
     args = p.parse_intermixed_args(argv)
-    if len(args.engines) > 2:
-        p.error(f"at most two engines, got {len(args.engines)}")
     try:
         known = load_engines_file(args.engines_file) if args.engines_file else {}
         specs = engine_specs(args.engines, known=known, each=parse_each(args.each),
@@ -327,6 +349,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     while len(specs) < 2:
         # nboard-mcts plays at --turn-ms when it is given, else at its own pace (1 s a move)
         specs.append(default_engine(args.send_delay_ms, args.game, args.turn_ms or 0))
+    if len(specs) > 2 and (args.sprt or any(s.is_human for s in specs)):
+        p.error("a tournament (three engines or more) has no person playing and no --sprt")
     settings = _settings(args, p, human=any(s.is_human for s in specs))
 
     def on_term(signum, frame):  # SIGTERM ends the match like Ctrl-C: engines killed, games kept
@@ -334,7 +358,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     old = signal.signal(signal.SIGTERM, on_term)
     try:
-        outcome = run_match(specs[0], specs[1], settings)
+        outcome = run_tournament(specs, settings)
     except MatchError as exc:
         print(f"referee: {exc}", file=sys.stderr)
         return 2
@@ -361,13 +385,18 @@ def _stdout_gone() -> int:
 def _report(outcome: MatchOutcome, settings: MatchSettings) -> int:
     """Print the summary and notes of a finished match; return the exit status."""
     rules = rules_for(settings.config)
-    print(display.summary_text(outcome.name1, outcome.name2, outcome.tally, settings.sprt, outcome.labels,
-                               (rules.colour_name(1), rules.colour_name(2)),
-                               outcome.pairs if outcome.paired else None), flush=True)
+    standings = outcome.standings
+    if standings is not None:
+        print(standings.table_text(), flush=True)
+    else:
+        print(display.summary_text(outcome.name1, outcome.name2, outcome.tally, settings.sprt, outcome.labels,
+                                   (rules.colour_name(1), rules.colour_name(2)),
+                                   outcome.pairs if outcome.paired else None), flush=True)
     if outcome.results:
-        print("  endings: " + display.endings_text(outcome.results, outcome.labels), flush=True)
+        labels = outcome.labels if standings is None else standings.labels_of
+        print("  endings: " + display.endings_text(outcome.results, labels), flush=True)
     ran = outcome.settings or settings
-    if ran.random_openings:
+    if ran.seeded:
         print(f"  openings: {ran.openings_text()}", flush=True)
     if outcome.ended_by is not None:
         print(f"referee: {outcome.ended_by} ended the match after {outcome.tally.games} of {settings.games} games",

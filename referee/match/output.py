@@ -14,7 +14,8 @@ from referee.match.pentanomial import Pairs, nelo_interval, pair_interval
 from referee.match.stats import Sprt, Tally, elo_interval, los
 
 __all__ = ["DISPLAYS", "rules_text", "who", "clock_text", "match_banner", "game_header",
-           "move_line", "verdict_text", "progress_line", "summary_text", "pairs_text", "endings_text", "elo_text"]
+           "move_line", "verdict_text", "progress_line", "summary_text", "pairs_text", "endings_text", "elo_text",
+           "tournament_banner", "tournament_progress"]
 
 #: What ``referee --display`` offers: the board after every move, one line per move, one
 #: block per game (final board and verdict), or nothing until the summary.
@@ -60,6 +61,27 @@ def match_banner(names: tuple[str, str], labels: tuple[str, str], games: int, co
     """The first line of a match: who plays, how many games, the rules and the clock."""
     return (f"match: {who(names[0], labels[0])} vs {who(names[1], labels[1])}, {games} game"
             f"{'s' if games != 1 else ''}; {rules_text(config)}; {tc_text}")
+
+
+def tournament_banner(names: list[str], tags: list[str], gauntlet: bool, pairings: int, per_pairing: int,
+                      config: Any, tc_text: str) -> str:
+    """The first lines of a tournament: its kind, games, rules and clock, then one line an engine."""
+    kind = "gauntlet" if gauntlet else "round-robin"
+    total = pairings * per_pairing
+    head = (f"tournament: {kind} of {len(names)} engines, {pairings} pairings of {per_pairing} game"
+            f"{'s' if per_pairing != 1 else ''}, {total} games; {rules_text(config)}; {tc_text}")
+    return "\n".join([head] + [f"  {tag}: {name}" for name, tag in zip(names, tags)])
+
+
+def tournament_progress(done: int, total: int, elapsed_s: float, played: int, *,
+                        rate: float | None = None, workers: int | None = None) -> str:
+    """``[done/total]``, games a second and the ETA of a running tournament (``played``: games
+    finished by this run, resumed ones apart; a cluster gives its own ``rate`` and ``workers``)."""
+    if rate is None:
+        rate = played / elapsed_s if elapsed_s > 0 else 0.0
+    eta = f"{(total - done) / rate:.0f}s" if rate > 0 else "?"
+    farm = "" if workers is None else f"  {workers} worker{'s' if workers != 1 else ''}"
+    return f"[{done}/{total}] {rate:.2f} games/s{farm}  elapsed {elapsed_s:.0f}s  ETA {eta}"
 
 
 def game_header(game: int, total: int, x_name: str, o_name: str, config: Any = None,
@@ -212,14 +234,16 @@ def pairs_text(pairs: Pairs) -> str:
             f"nElo {bounded(nelo, nlo, nhi)}")
 
 
-def endings_text(results, labels: tuple[str, str] = ("engine1", "engine2")) -> str:
-    """How the games ended, e.g. ``line 7, timeout 2 (engine2 at fault)``."""
+def endings_text(results, labels: Any = ("engine1", "engine2")) -> str:
+    """How the games ended, e.g. ``line 7, timeout 2 (engine2 at fault)`` (``labels``: how the
+    sides are called, or in a tournament a function giving them for each game)."""
     counts: dict[str, int] = {}
     faulty: dict[str, set[str]] = {}
     for r in results:
         counts[r.termination] = counts.get(r.termination, 0) + 1
         if r.termination not in ("line", "full_board", "discs", "interrupted") and r.winner is not None:
-            faulty.setdefault(r.termination, set()).add(labels[1] if r.winner == "engine1" else labels[0])
+            sides = labels(r) if callable(labels) else labels
+            faulty.setdefault(r.termination, set()).add(sides[1] if r.winner == "engine1" else sides[0])
     parts = []
     for term, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         losers = faulty.get(term)

@@ -1,4 +1,5 @@
-"""A match: a series of games between two engines, played, recorded and summed up as they end.
+"""A match: a series of games between two engines (or a tournament of more), played, recorded and
+summed up as they end.
 
 :func:`run_match` puts the pieces together: the :class:`~referee.match.schedule.Schedule`
 (which games, openings and colours; ``--resume``), a runner
@@ -24,6 +25,12 @@ Interruption: on ``KeyboardInterrupt`` (Ctrl-C, or SIGTERM turned into one by th
 CLI) the stop event is set, every engine process group is killed and reaped,
 running games end as ``interrupted`` and are not recorded, so ``--resume``
 replays exactly them.
+
+A tournament (:func:`run_tournament`, more than two engines) is the same run: its
+:class:`~referee.match.tournament.Tournament` says which two engines play each game, the
+:class:`~referee.match.standings.Standings` count the games instead of the two-engine
+tally, and each game's line in ``results.jsonl`` also names its pairing and engines (by
+their places).  No person plays in one, and it has no SPRT.
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ from __future__ import annotations
 import sys
 import threading
 from pathlib import Path
-from typing import IO, Callable
+from typing import IO, Callable, Sequence
 
 from referee.errors import MatchError
 from referee.games import rules_for
@@ -40,15 +47,14 @@ from referee.match.records import append_pgn, append_result, write_game_files, w
 from referee.match.runner import Runner, open_runner
 from referee.match.schedule import Schedule
 from referee.match.settings import RESULTS_FILE, MatchOutcome, MatchSettings
+from referee.match.standings import Standings
 from referee.match.stats import Tally
 from referee.match.view import MatchView, display_mode
 from referee.play.job import GameHooks, GameJob, PlayedGame
 from referee.engines.registry import ProcessRegistry
 from referee.seats.spec import EngineSpec
 
-__all__ = ["run_match"]
-
-TAGS = ("engine1", "engine2")
+__all__ = ["run_match", "run_tournament"]
 
 
 def run_match(
@@ -62,32 +68,56 @@ def run_match(
     registry: ProcessRegistry | None = None,
 ) -> MatchOutcome:
     """Play the match; return its outcome.  Engine processes are always reaped before returning."""
-    match = _Match((spec1, spec2), settings, out if out is not None else sys.stdout, input_fn,
+    return run_tournament((spec1, spec2), settings, out=out, input_fn=input_fn, stop=stop, registry=registry)
+
+
+def run_tournament(
+    specs: Sequence[EngineSpec],
+    settings: MatchSettings,
+    *,
+    out: IO[str] | None = None,
+    input_fn: Callable[[str], str] = input,
+    stop: threading.Event | None = None,
+    registry: ProcessRegistry | None = None,
+) -> MatchOutcome:
+    """Play a round-robin (or with ``settings.gauntlet`` a gauntlet) of ``specs``; with two
+    engines, the match :func:`run_match` plays.  The outcome of more carries the standings."""
+    if len(specs) < 2:
+        raise MatchError("a match needs two engines")
+    if len(specs) > 2 and any(s.is_human for s in specs):
+        raise MatchError("a person plays a match of two sides, not a tournament")
+    match = _Match(tuple(specs), settings, out if out is not None else sys.stdout, input_fn,
                    stop if stop is not None else threading.Event(),
                    registry if registry is not None else ProcessRegistry())
     return match.run()
 
 
 class _Match:
-    """One run of :func:`run_match`: its schedule, outcome, view and runner."""
+    """One run of :func:`run_tournament`: its schedule, outcome, view and runner."""
 
-    def __init__(self, specs: tuple[EngineSpec, EngineSpec], settings: MatchSettings, out: IO[str],
+    def __init__(self, specs: tuple[EngineSpec, ...], settings: MatchSettings, out: IO[str],
                  input_fn: Callable[[str], str], stop: threading.Event, registry: ProcessRegistry) -> None:
         self.specs = specs
         self.schedule = Schedule(specs, settings)
+        self.tournament = self.schedule.tournament
         self.settings = settings = self.schedule.settings
         self.rules = rules_for(settings.config)
         self.stop = stop
         self.registry = registry
         self.input_fn = input_fn
         self.human = any(s.is_human for s in specs)
-        labels = tuple(s.label if s.is_human else tag for s, tag in zip(specs, TAGS))
+        #: How each engine is called in text: ``engineN`` (by its place), or a human's name.
+        self.tags = [s.label if s.is_human else f"engine{i + 1}" for i, s in enumerate(specs)]
+        labels = (self.tags[0], self.tags[1])
         self.outcome = MatchOutcome(Tally(), name1=specs[0].label, name2=specs[1].label, settings=settings,
-                                    labels=labels, paired=not self.human)  # type: ignore[arg-type]
+                                    labels=labels, paired=not self.human)
+        if not self.tournament.is_match:
+            self.outcome.standings = Standings(self.tournament, [s.label for s in specs], self.tags)
         self.workers = 1 if self.human else max(1, settings.concurrency)
-        self.view = MatchView(out, display_mode(settings, self.workers), self.rules, settings, self.outcome.labels)
+        self.view = MatchView(out, display_mode(settings, self.workers), self.rules, settings, labels,
+                              self.tournament, self.outcome.standings)
         #: Per engine: wait for its name after each start (False once it did not give one).
-        self.about_wait = [True, True]
+        self.about_wait = [True] * len(specs)
         self.runner: Runner | None = None
 
     def run(self) -> MatchOutcome:
@@ -125,23 +155,27 @@ class _Match:
         if self.settings.cluster and self.human:
             raise MatchError("a human plays at this terminal, not on a cluster: leave out --cluster")
         self.runner = open_runner(self.settings.cluster, self.workers, self.registry, self._hooks)
-        checked = self.runner.check_engines(dict(zip(TAGS, self.specs)), self.settings.config, self.settings.tc,
+        # (a tournament's engines by their places: the cluster's first two are still engine1, engine2)
+        tags = [f"engine{i + 1}" for i in range(len(self.specs))]
+        checked = self.runner.check_engines(dict(zip(tags, self.specs)), self.settings.config, self.settings.tc,
                                             stop=self.stop)
         names = [s.label for s in self.specs]
-        for i, tag in enumerate(TAGS):
+        for i, tag in enumerate(tags):
             if tag in checked:
                 names[i] = checked[tag].name  # what ABOUT said
                 # the check waited for ABOUT already: the games need not
                 self.about_wait[i] = self.about_wait[i] and checked[tag].about_answered
-        self.view.banner((names[0], names[1]))
+        if self.outcome.standings is not None:
+            self.outcome.standings.names = list(names)
+        self.view.banner(names)
 
     def _job(self, game: int) -> GameJob:
-        return self.schedule.job(game, (self.about_wait[0], self.about_wait[1]))
+        return self.schedule.job(game, self.about_wait)
 
     def _hooks(self, job: GameJob) -> GameHooks:
         """What a local game gets: the terminal, the display's callbacks, the registry, the log folder."""
         view = self.view
-        specs = self.specs if job.first == 1 else self.specs[::-1]
+        specs = job.specs if job.first == 1 else job.specs[::-1]
         humans = frozenset(c for c, spec in zip((1, 2), specs) if spec.is_human)
         return GameHooks(
             input_fn=self.input_fn, output=view.out, show_board=view.mode != "board",
@@ -154,11 +188,18 @@ class _Match:
         r = played.result
         if r.termination == Termination.INTERRUPTED.value:
             return True
-        for i in (0, 1):
-            self.about_wait[i] = self.about_wait[i] and played.about_answered[i]
+        engines = self.tournament.engines_of(r.game)
+        for side, e in enumerate(engines):
+            self.about_wait[e] = self.about_wait[e] and played.about_answered[side]
+        if not self.tournament.is_match:
+            # a game calls its sides engine1 and engine2; the tournament's texts call them by their places
+            r.reason = self.tournament.retag(r.game, r.reason)
+            if r.termination == Termination.ABANDONED.value:  # (a cluster names them after the first two)
+                r.engine1, r.engine2 = (self.outcome.standings.names[e] for e in engines)
         if self.settings.out_dir:
             write_game_files(self.settings.out_dir, r)
-            append_result(Path(self.settings.out_dir) / RESULTS_FILE, r)
+            append_result(Path(self.settings.out_dir) / RESULTS_FILE,
+                          {**r.to_json(), **self.tournament.record_fields(r.game)})
         if self.settings.pgn:
             append_pgn(self.settings.pgn, r)
         self.outcome.count(r)
@@ -169,7 +210,7 @@ class _Match:
         return self._sprt_decided()
 
     def _sprt_decided(self) -> bool:
-        if self.settings.sprt is None or not self.outcome.tally.games:
+        if self.settings.sprt is None or not self.outcome.tally.games or not self.tournament.is_match:
             return False
         self.outcome.sprt_decision = self.outcome.sprt_state(self.settings.sprt).decision
         return self.outcome.sprt_decision is not None

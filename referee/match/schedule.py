@@ -1,11 +1,14 @@
 """The schedule of a match: which games are still to play, from which opening, with which colours.
 
-Game ``g`` (1-based) is played with engine1 as the first colour when ``g`` is odd
+The games and their numbers are the :class:`~referee.match.tournament.Tournament`'s (a match
+of two engines is one pairing, whose games are numbered as follows).  Game ``g`` (1-based) is played with engine1 as the first colour when ``g`` is odd
 (``first=2`` flips this); games ``2j-1`` and ``2j`` share one opening with colours
 swapped; random openings are drawn from the match's seed and the game number
 alone, so a seed repeats a match and a resumed match keeps its openings (an unset
 seed is drawn at random, or taken from the resumed match's records, where every
-game keeps it).  A resumed match plays only the games its records lack.
+game keeps it).  A resumed match plays only the games its records lack; a tournament's
+records must name the same engines for each game number (the same engines, ``--games``,
+``--rounds`` and ``--gauntlet``).
 """
 
 from __future__ import annotations
@@ -13,12 +16,14 @@ from __future__ import annotations
 import dataclasses
 import random
 from pathlib import Path
+from typing import Sequence
 
 from referee.errors import MatchError
 from referee.games import rules_for
 from referee.games.verdicts import Termination
 from referee.match.records import read_results
 from referee.match.settings import RESULTS_FILE, MatchSettings
+from referee.match.tournament import Tournament
 from referee.play.game import GameResult
 from referee.play.job import GameJob
 from referee.seats.spec import EngineSpec
@@ -29,28 +34,29 @@ __all__ = ["Schedule"]
 class Schedule:
     """The games of a match between ``specs`` under ``settings``, its records read and its seed fixed.
 
-    :attr:`settings` are the settings with the seed resolved; :attr:`prior` the games
-    already recorded (``--resume``), by number; :attr:`todo` the numbers still to play.
+    :attr:`settings` are the settings with the seed resolved; :attr:`tournament` the games
+    and their numbers; :attr:`prior` the games already recorded (``--resume``), by number;
+    :attr:`todo` the numbers still to play.
     """
 
-    def __init__(self, specs: tuple[EngineSpec, EngineSpec], settings: MatchSettings) -> None:
-        self.specs = specs
-        prior = _prior_results(settings)
+    def __init__(self, specs: Sequence[EngineSpec], settings: MatchSettings) -> None:
+        self.specs = tuple(specs)
+        layout = Tournament(self.specs, settings)
+        prior = _prior_results(settings, layout)
         self.settings = _resolve_seed(settings, prior)
-        self.prior = {g: r for g, r in sorted(prior.items()) if g <= settings.games}
-        self.todo = [g for g in range(1, settings.games + 1) if g not in prior]
+        self.tournament = Tournament(self.specs, self.settings)
+        total = self.tournament.total
+        self.prior = {g: r for g, r in sorted(prior.items()) if g <= total}
+        self.todo = [g for g in range(1, total + 1) if g not in prior]
 
-    def job(self, game: int, about_wait: tuple[bool, bool] = (True, True)) -> GameJob:
-        """Game ``game`` as a job (``about_wait[i]``: wait for engine i's name after its start)."""
-        s = self.settings
-        return GameJob(game=game, specs=self.specs, first=s.first_of(game), config=s.config, tc=s.tc,
-                       opening=tuple(s.opening_of(game)), seed=s.seed if s.random_openings else None,
-                       about_wait=about_wait, log_io=s.log_io and s.out_dir is not None,
-                       adjudication=s.adjudication)
+    def job(self, game: int, about_wait: Sequence[bool] = (True, True)) -> GameJob:
+        """Game ``game`` as a job (``about_wait[e]``: wait for engine e's name after its start)."""
+        return self.tournament.job(game, about_wait)
 
 
-def _prior_results(settings: MatchSettings) -> dict[int, GameResult]:
-    """The finished games recorded in ``--out DIR`` (a MatchError when there are some without ``--resume``)."""
+def _prior_results(settings: MatchSettings, layout: Tournament) -> dict[int, GameResult]:
+    """The finished games recorded in ``--out DIR`` (a MatchError when there are some without
+    ``--resume``, or when they were played by other engines than ``layout`` gives their numbers)."""
     if not settings.out_dir:
         return {}
     path = Path(settings.out_dir) / RESULTS_FILE
@@ -62,6 +68,10 @@ def _prior_results(settings: MatchSettings) -> dict[int, GameResult]:
     for obj in prior:
         if rules.record_key(obj) != rules.current_key():
             raise MatchError(f"{path}: game {obj['game']} was played with other game or board settings")
+        if obj["game"] <= layout.total and obj.get("engine_numbers") != \
+                layout.record_fields(obj["game"]).get("engine_numbers"):
+            raise MatchError(f"{path}: game {obj['game']} was played by other engines: resume with the same "
+                             f"engines, --games, --rounds and --gauntlet")
         if obj.get("termination") not in (Termination.INTERRUPTED.value, Termination.ABANDONED.value):
             out[obj["game"]] = GameResult.from_json(obj)
     return out
@@ -69,7 +79,7 @@ def _prior_results(settings: MatchSettings) -> dict[int, GameResult]:
 
 def _resolve_seed(settings: MatchSettings, prior: dict[int, GameResult]) -> MatchSettings:
     """Fix the random openings' seed: the given one, a resumed match's, or a new random one."""
-    if not settings.random_openings:
+    if not settings.seeded:
         return settings
     recorded = {r.seed for r in prior.values() if r.seed is not None}
     if settings.seed is not None:

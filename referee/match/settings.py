@@ -10,7 +10,7 @@ from referee.games import rules_for
 from referee.games.adjudication import Adjudication
 from referee.games.clock import TimeControl
 from referee.games.verdicts import Termination
-from referee.games.openings import describe_openings, opening_for_game, plies_bounds
+from referee.games.openings import describe_openings, opening_for_game, plies_bounds, symmetries
 from referee.match.pentanomial import Pairs
 from referee.match.stats import Sprt, Tally
 from referee.play.game import GameResult
@@ -50,6 +50,17 @@ class MatchSettings:
     #: ``local:N`` or a Dask scheduler's address: the games are played there (see
     #: :mod:`referee.cluster.farm`); ``None``: here, ``concurrency`` at a time.
     cluster: str | None = None
+    #: Each opening is also played in its symmetric images (``--transform``).
+    transform: bool = False
+    #: How file openings are taken: ``sequential`` or ``random`` (from the seed), from the
+    #: ``openings_start``-th (1-based).
+    openings_order: str = "sequential"
+    openings_start: int = 1
+    #: With more than two engines: the first plays each of the others (else every pair plays).
+    gauntlet: bool = False
+    #: With more than two engines: the standings are printed every this many games (0: after
+    #: every pair of games of every pairing).
+    standings_every: int = 0
 
     @property
     def shown(self) -> str:
@@ -66,15 +77,23 @@ class MatchSettings:
         """True when games start from random stones (so the seed matters)."""
         return not self.openings and plies_bounds(self.random_plies)[1] > 0
 
+    @property
+    def seeded(self) -> bool:
+        """True when the openings depend on the seed (random openings, or file openings in random order)."""
+        return self.random_openings or (bool(self.openings) and self.openings_order == "random")
+
     def opening_of(self, game: int) -> list[int]:
         """The opening stones of game number ``game`` (a seed of ``None`` counts as 0 here)."""
         return opening_for_game(game, [list(o) for o in self.openings] or None,
-                                self.random_plies, self.config, self.seed or 0)
+                                self.random_plies, self.config, self.seed or 0, transform=self.transform,
+                                order=self.openings_order, start=self.openings_start)
 
     def openings_text(self) -> str:
         """How the games of this match start, in one line (the seed included)."""
         return describe_openings(len(self.openings), self.random_plies, self.seed,
-                                 rules_for(self.config).opening_unit)
+                                 rules_for(self.config).opening_unit,
+                                 transform=symmetries(self.config) if self.transform else 1,
+                                 order=self.openings_order, start=self.openings_start)
 
 
 @dataclass
@@ -97,6 +116,9 @@ class MatchOutcome:
     pairs: Pairs = field(default_factory=Pairs)
     #: The match is played in colour-swapped pairs (no person playing): its statistics are the pairs'.
     paired: bool = True
+    #: A match of more than two engines: its standings (:class:`referee.match.standings.Standings`),
+    #: which count its games instead of ``tally`` and ``pairs``.
+    standings: Any = None
     _halves: dict[int, float] = field(default_factory=dict, repr=False)
 
     def sprt_state(self, sprt: Sprt):
@@ -109,6 +131,10 @@ class MatchOutcome:
     def count(self, r: GameResult) -> None:
         """Add a finished game (an abandoned one is kept but not scored: no one played it); a
         pair is counted once both its games are."""
+        if self.standings is not None:
+            self.results.append(r)
+            self.standings.count(r)
+            return
         if not self.results:
             self.name1, self.name2 = r.engine1, r.engine2
         self.results.append(r)
