@@ -190,3 +190,20 @@ def test_cli_round_robin_of_three_engine_processes(tmp_path):
     for n in "ABC":
         assert f"{n} (engine" in p.stdout
     assert "in a random symmetric image" in p.stdout and "seed 3" in p.stdout
+
+
+@pytest.mark.slow
+def test_a_tournament_on_a_local_cluster_plays_the_same_games_as_here(tmp_path):
+    pytest.importorskip("distributed")
+    here, there = tmp_path / "here", tmp_path / "there"
+    run_tournament([RANDOM] * 3, MatchSettings(games=2, out_dir=str(here), display="none", **SMALL),
+                   out=io.StringIO())
+    outcome = run_tournament([RANDOM] * 3, MatchSettings(games=2, out_dir=str(there), display="none",
+                                                         cluster="local:1", **SMALL), out=io.StringIO())
+    assert outcome.standings.games == 6
+
+    def games(d):
+        return {r["game"]: (r["engine_numbers"], r["moves"], r["winner"])
+                for r in map(json.loads, (d / "results.jsonl").read_text().splitlines())}
+
+    assert games(there) == games(here)  # same numbers, same engines, same moves (the movers are seeded)
