@@ -138,8 +138,8 @@ def search_rows(nodes: int = 5000, seed: int = 1) -> Iterator[dict]:
     cases = [("start", ReversiState()), ("22 empties", fixed_positions(22, 1)[0])]
     kinds = ["playouts"] + (["patterns"] if patterns.default() is not None else [])
     for leaves, (name, state) in ((k, c) for k in kinds for c in cases):
-        # 16 playouts a leaf whatever the kernel, so both give the same signature
-        searcher = ReversiEngine(8, ReversiOptions(leaves=leaves, playouts_per_leaf=16), seed=seed)
+        # 16 playouts or a 2-ply search a leaf whatever the kernel, so both give the same signature
+        searcher = ReversiEngine(8, ReversiOptions(leaves=leaves, playouts_per_leaf=16, eval_depth=2), seed=seed)
         t = time.perf_counter()
         result = searcher.search(state, Limits(nodes=nodes))
         spent = time.perf_counter() - t

@@ -31,7 +31,10 @@ def _evaluator(n: int, options: ReversiOptions):
         if n == patterns.SIDE:
             ev = patterns.load(options.weights) if options.weights else patterns.default()
         if ev is not None:
-            return PatternLeaves(ev, options.eval_depth)
+            depth = options.eval_depth
+            if depth is None:
+                depth = 2 if kernel.native() is not None else 0
+            return PatternLeaves(ev, depth)
         if options.leaves == "patterns":
             raise GameError(f"no pattern evaluation for {n}x{n} (only {patterns.SIDE}x{patterns.SIDE})")
     per_leaf = options.playouts_per_leaf

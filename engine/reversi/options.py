@@ -37,7 +37,7 @@ class ReversiOptions:
     """
 
     leaves: str = "auto"
-    eval_depth: int = 2
+    eval_depth: int | None = None
     weights: str = ""
     playouts_per_leaf: int | None = None
     order: bool = True
@@ -55,8 +55,9 @@ class ReversiOptions:
                 raise ValueError(f"{name} must be a non-negative integer or None, got {value!r}")
         if self.leaves not in LEAVES:
             raise ValueError(f"leaves must be one of {', '.join(LEAVES)}, got {self.leaves!r}")
-        if isinstance(self.eval_depth, bool) or not isinstance(self.eval_depth, int) or not 0 <= self.eval_depth <= 8:
-            raise ValueError(f"eval_depth must be an integer from 0 to 8, got {self.eval_depth!r}")
+        depth = self.eval_depth
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 8):
+            raise ValueError(f"eval_depth must be an integer from 0 to 8 or None, got {depth!r}")
         if self.playouts_per_leaf == 0:
             raise ValueError("playouts_per_leaf must be >= 1")
 
