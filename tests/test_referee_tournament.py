@@ -207,3 +207,14 @@ def test_a_tournament_on_a_local_cluster_plays_the_same_games_as_here(tmp_path):
                 for r in map(json.loads, (d / "results.jsonl").read_text().splitlines())}
 
     assert games(there) == games(here)  # same numbers, same engines, same moves (the movers are seeded)
+
+
+def test_a_gauntlet_plays_the_first_engine_against_each_other_and_takes_it_as_the_reference():
+    outcome = run_tournament([RANDOM] * 4, MatchSettings(games=2, gauntlet=True, display="none", **SMALL),
+                             out=io.StringIO())
+    st = outcome.standings
+    assert [e.games for e in st.engines] == [6, 2, 2, 2]
+    text = st.table_text()
+    assert "Elo relative to engine1 (the gauntlet's first engine)" in text
+    assert [line for line in text.splitlines() if "(engine1)" in line][0].endswith("(ref)")
+    assert text.count(" vs ") == 3 and "engine2 vs engine3" not in text

@@ -126,7 +126,7 @@ class Standings:
         for rank, e in enumerate(self.order(), 1):
             line = self.engines[e]
             score = f"{100 * line.points / line.games:5.1f}%" if line.games else "    -"
-            elo = "(ref)" if t.settings.gauntlet and e == 0 else _elo_cell(line)
+            elo = f"{'(ref)':>7}" if t.settings.gauntlet and e == 0 else _elo_cell(line)
             lines.append(f"  {rank:>2}  {who[e]:<{width}}  {line.games:>5}  {line.points:>6g}  {score:>6}  {elo}")
         lines.append("  pairings (the first-named engine's wins, draws, losses; its pairs LL LD WL+DD WD WW):")
         for k, (i, j) in enumerate(t.pairings):
