@@ -1,12 +1,15 @@
 """Measure the referee's own cost per move, and how games per second scale with concurrency or a cluster.
 
-    python -m lab.overhead [--games 20] [--size 15] [--concurrency 1 2] [--cluster local:2] [--marginal]
+    python -m lab.overhead [--games 20] [--size 15] [--concurrency 1 2] [--restart auto always]
+                           [--cluster local:2] [--marginal]
 
 Two instant engines (``python -m referee.engines.random_engine``) play; for every move
 the referee records the time from reading an engine's reply off the pipe to
 having written the next command to the other engine: parsing, validation, its
 own board and win test, clock keeping and the write.  Engine think time and
 process start-up are excluded from that figure, but included in games/second.
+``--restart auto always`` measures each setting with engines kept between games and
+with a new pair of processes for every game.
 
 ``--cluster ADDRESS`` also plays the games through ``referee --cluster`` (the
 per-move figure is then measured on the workers).  ``--marginal`` plays each
@@ -34,7 +37,7 @@ from referee.seats.spec import EngineSpec
 
 
 def measure(games: int, size: int, win_length: int, concurrency: int = 1, cluster: str | None = None,
-            game: str = "mnk") -> dict:
+            game: str = "mnk", restart: str = "auto") -> dict:
     """Play ``games`` random games (here, or on ``cluster``); return overhead percentiles (µs) and throughput.
 
     ``game``: ``mnk`` (Gomocup random brains on a ``size`` board) or ``reversi`` (NBoard random
@@ -48,7 +51,7 @@ def measure(games: int, size: int, win_length: int, concurrency: int = 1, cluste
     settings = MatchSettings(
         config=ReversiConfig(8) if reversi else GameConfig(size, size, win_length),
         tc=TimeControl(turn_ms=5000, tolerance_ms=5000),
-        games=games, concurrency=concurrency, quiet=True, cluster=cluster,
+        games=games, concurrency=concurrency, quiet=True, cluster=cluster, restart=restart,
     )
     t, cpu = time.monotonic(), _cpu_s()
     outcome = run_match(spec(1), spec(2), settings)
@@ -104,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", type=int, default=15)
     ap.add_argument("--win-length", type=int, default=5)
     ap.add_argument("--concurrency", type=int, nargs="*", default=[1, 2])
+    ap.add_argument("--restart", nargs="*", default=["auto"], choices=("auto", "always"),
+                    help="engines kept between games (auto) and/or started for every game (always)")
     ap.add_argument("--cluster", nargs="*", default=[], metavar="ADDRESS",
                     help="also play on these Dask clusters (local:N or a scheduler address)")
     ap.add_argument("--marginal", action="store_true",
@@ -115,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     what = "Reversi 8x8" if args.game == "reversi" else f"{args.size}x{args.size} k={args.win_length}"
     print(f"load average before: {load:.2f}; {os.cpu_count()} cpus; {what}")
-    runs = [(f"concurrency {c}", {"concurrency": c}) for c in args.concurrency]
+    runs = [(f"concurrency {c}, restart {r}", {"concurrency": c, "restart": r})
+            for c in args.concurrency for r in args.restart]
     runs += [(f"cluster {a}", {"cluster": a}) for a in args.cluster]
     seen: dict[str, dict[str, list[float]]] = {label: {} for label, _ in runs}
     for _ in range(max(1, args.repeat)):

@@ -225,6 +225,11 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--pgn", metavar="FILE",
                    help="also append each finished game to FILE as a PGN record (tags only: White = the side "
                         "that moved first, Result, Termination...), which BayesElo and Ordo read")
+    r.add_argument("--restart", choices=("auto", "always"), default="auto",
+                   help="auto (the default): an engine process plays game after game (Gomocup: START again; "
+                        "NBoard: set game) and is restarted only after a crash, a timeout, bad output, an "
+                        "illegal move or a refused new game; always: a new process for every game (also with "
+                        "--log-io and on a cluster)")
     r.add_argument("--resume", action="store_true",
                    help="continue the match recorded in --out DIR (finished games are not replayed)")
     r.add_argument("--log-io", action="store_true",
@@ -304,7 +309,7 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool 
         games=args.games * args.rounds, first=args.first, openings=openings, random_plies=plies,
         seed=args.seed, concurrency=args.concurrency, out_dir=args.out, resume=args.resume,
         log_io=args.log_io, quiet=args.quiet, sprt=sprt, display=shown, cluster=args.cluster,
-        adjudication=Adjudication(args.draw_after, args.max_moves), pgn=args.pgn,
+        adjudication=Adjudication(args.draw_after, args.max_moves), pgn=args.pgn, restart=args.restart,
         transform=args.transform, openings_order=args.openings_order, openings_start=args.openings_start,
         gauntlet=args.gauntlet, standings_every=args.standings_every or 0,
     )

@@ -154,7 +154,8 @@ class _Match:
         """Open the runner, check the engines start, print the banner."""
         if self.settings.cluster and self.human:
             raise MatchError("a human plays at this terminal, not on a cluster: leave out --cluster")
-        self.runner = open_runner(self.settings.cluster, self.workers, self.registry, self._hooks)
+        self.runner = open_runner(self.settings.cluster, self.workers, self.registry, self._hooks,
+                                  keep_engines=self.settings.restart == "auto" and not self.settings.log_io)
         # (a tournament's engines by their places: the cluster's first two are still engine1, engine2)
         tags = [f"engine{i + 1}" for i in range(len(self.specs))]
         checked = self.runner.check_engines(dict(zip(tags, self.specs)), self.settings.config, self.settings.tc,

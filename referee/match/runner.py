@@ -5,7 +5,8 @@ A runner checks that the engines start (``check_engines``), plays games from the
 jobs and hands each finished game to the match's ``finish`` callback on the calling
 thread, in the order games end (``play``: ``finish`` returns True to start no
 further game), reports its rate (``progress``) and ends whatever it started
-(``close``).  Both play a game the same way: :func:`referee.play.job.play_job`.
+(``close``).  Both play a game the same way: :func:`referee.play.job.play_job`; here the
+engine processes are kept from game to game (:mod:`referee.play.pool`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any, Callable, Iterable, Protocol
 
 from referee.errors import MatchError
 from referee.play.job import GameHooks, GameJob, PlayedGame, play_job
+from referee.play.pool import EnginePool
 from referee.engines.registry import ProcessRegistry
 from referee.seats.spec import EngineSpec
 from referee.seats.startcheck import check_engines
@@ -52,10 +54,12 @@ class LocalRunner:
     has (the terminal, the display's callbacks, the log folder)."""
 
     def __init__(self, concurrency: int, registry: ProcessRegistry,
-                 hooks_of: Callable[[GameJob], GameHooks]) -> None:
+                 hooks_of: Callable[[GameJob], GameHooks], keep_engines: bool = True) -> None:
         self.concurrency = max(1, concurrency)
         self.registry = registry
         self.hooks_of = hooks_of
+        #: The engines kept between games (``None``: every game starts its own, ``--restart always``).
+        self.pool = EnginePool() if keep_engines else None
 
     def check_engines(self, specs: dict[str, EngineSpec], config: Any, tc: Any, *,
                       stop: threading.Event) -> dict[str, Any]:
@@ -92,18 +96,24 @@ class LocalRunner:
         return {}
 
     def close(self) -> None:
-        """Kill and reap any engine still running."""
+        """End the engines kept between games, then kill and reap any engine still running."""
+        if self.pool is not None:
+            self.pool.close()
         self.registry.kill_all()
 
     def _play(self, job: GameJob, stop: threading.Event) -> PlayedGame:
-        return play_job(job, stop=stop, hooks=self.hooks_of(job))
+        hooks = self.hooks_of(job)
+        hooks.pool = self.pool
+        return play_job(job, stop=stop, hooks=hooks)
 
 
 def open_runner(cluster: str | None, concurrency: int, registry: ProcessRegistry,
-                hooks_of: Callable[[GameJob], GameHooks]) -> Runner:
-    """The cluster at ``cluster`` (opened; Dask is imported here, and only here), else a :class:`LocalRunner`."""
+                hooks_of: Callable[[GameJob], GameHooks], keep_engines: bool = True) -> Runner:
+    """The cluster at ``cluster`` (opened; Dask is imported here, and only here), else a
+    :class:`LocalRunner` (``keep_engines``: engine processes play game after game).  A
+    cluster's games start their own engines."""
     if cluster is None:
-        return LocalRunner(concurrency, registry, hooks_of)
+        return LocalRunner(concurrency, registry, hooks_of, keep_engines)
     try:
         from referee.cluster.farm import ClusterFarm
     except ModuleNotFoundError as exc:

@@ -39,6 +39,9 @@ class MatchSettings:
     out_dir: str | None = None
     resume: bool = False
     log_io: bool = False
+    #: ``auto``: an engine process plays game after game until it is at fault (a crash, a
+    #: timeout, bad output...); ``always``: every game starts its own (as with ``log_io``).
+    restart: str = "auto"
     quiet: bool = False  # the same as display="none"
     sprt: Sprt | None = None
     #: What is printed as games go: one of :data:`referee.match.output.DISPLAYS`.

@@ -27,7 +27,7 @@ from referee.games.verdicts import Termination
 from referee.play.result import GameResult
 from referee.seats.base import Fault, Seat, UndoRequest
 
-__all__ = ["GameResult", "MoveEvent", "play_game"]  # GameResult: re-exported from .result
+__all__ = ["GameResult", "MoveEvent", "play_game", "close_seats"]  # GameResult: re-exported from .result
 
 @dataclass(frozen=True)
 class MoveEvent:
@@ -77,6 +77,7 @@ def play_game(
     on_start: Callable[[], None] | None = None,
     close_grace_s: float = 0.3,
     adjudication: Adjudication = Adjudication(),
+    close: bool = True,
 ) -> GameResult:
     """Play one game between ``seats[0]`` (engine1) and ``seats[1]`` (engine2) and close both.
 
@@ -85,7 +86,9 @@ def play_game(
     ints placed beforehand (validated by the caller).  Returns a result with
     termination ``interrupted`` when ``stop`` is set meanwhile.  ``on_start()`` is called
     once both seats have started (their names are known then); ``on_move`` after every
-    accepted move.  ``adjudication`` says when the referee declares a draw itself.
+    accepted move.  ``adjudication`` says when the referee declares a draw itself.  With
+    ``close=False`` the seats are left running for the caller to keep or close (an
+    exception still closes them).
     """
     if first not in (1, 2):
         raise ValueError("first must be 1 or 2")
@@ -103,8 +106,11 @@ def play_game(
     termination, reason, winner_idx = Termination.INTERRUPTED, "the match was interrupted", None
     try:
         termination, reason, winner_idx = game_.run(on_start)
-    finally:
-        _close_all(seats, close_grace_s)
+    except BaseException:
+        close_seats(seats, close_grace_s)
+        raise
+    if close:
+        close_seats(seats, close_grace_s)
     if stop is not None and stop.is_set() and termination in (Termination.CRASH, Termination.TIMEOUT):
         # the referee killed the processes itself: not the engine's fault
         termination, reason, winner_idx = Termination.INTERRUPTED, "the match was interrupted", None
@@ -266,8 +272,8 @@ def _fault(f: Fault, i: int) -> tuple[Termination, str, int | None]:
     return f.termination, f.reason, 1 - i
 
 
-def _close_all(seats: Sequence[Seat], grace_s: float) -> None:
-    """End both seats together (the end line to both, one shared grace period), never raising."""
+def close_seats(seats: Sequence[Seat], grace_s: float) -> None:
+    """End seats together (the end line to all, one shared grace period), never raising."""
     for s in seats:
         s.send_end()
     end = time.monotonic() + max(0.0, grace_s)

@@ -29,7 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Callable
 
-from referee.play.game import GameResult, MoveEvent, play_game
+from referee.play.game import MoveEvent, play_game
+from referee.play.pool import EnginePool
+from referee.play.result import GameResult
 from referee.games import rules_for
 from referee.games.adjudication import Adjudication
 from referee.engines.registry import ProcessRegistry
@@ -81,7 +83,8 @@ class GameHooks:
     the display's callbacks; ``registry`` the match's live processes (an interrupt
     kills them); ``log_dir`` where the I/O log and stderr files are written as the
     game goes (``game-NNNN.log``, ``game-NNNN.engineN.stderr``) instead of coming
-    back as text.
+    back as text; ``pool`` the engines kept between games (none: each game starts its
+    own processes and ends them).
     """
 
     input_fn: Callable[[str], str] = input
@@ -91,6 +94,7 @@ class GameHooks:
     on_move: Callable[[MoveEvent], None] | None = None
     registry: ProcessRegistry | None = None
     log_dir: str | None = None
+    pool: EnginePool | None = None
 
 
 @dataclass
@@ -122,10 +126,11 @@ class PlayedGame:
 
 
 def play_job(job: GameJob, *, stop: threading.Event | None = None, hooks: GameHooks | None = None) -> PlayedGame:
-    """Play ``job`` here, with fresh engine processes; return the finished game.
+    """Play ``job`` here; return the finished game.
 
     ``stop`` interrupts it (the result's termination is then ``interrupted``);
-    ``hooks`` attach what only a local game has.  No engine process outlives the call.
+    ``hooks`` attach what only a local game has.  No engine process outlives the call,
+    but those the hooks' pool keeps for the next game.
     """
     hooks = hooks or GameHooks()
     registry = hooks.registry if hooks.registry is not None else ProcessRegistry()
@@ -137,21 +142,25 @@ def play_job(job: GameJob, *, stop: threading.Event | None = None, hooks: GameHo
         paths = [os.path.join(folder, f"{stem}{tag}.stderr") for tag in TAGS] if folder else [None, None]
         log = open(os.path.join(folder, f"{stem}log" if to_dir else "io.log"), "w", encoding="utf-8",
                    buffering=1) if folder else None
+        pool = hooks.pool if not job.log_io else None  # a game's logs need its own processes
         seats = []
         try:
             now = time.monotonic()
-            # the random mover repeats its moves for the match's seed, the game and the side
-            seats = [open_seat(spec, job.config, log=log, stderr_path=path, registry=registry, stop=stop,
-                               tag=tag, log_t0=now, about_wait=wait, input_fn=hooks.input_fn,
-                               output=hooks.output, show_board=hooks.show_board,
-                               seed=None if job.seed is None else f"{job.seed}/{job.game}/{tag}")
-                     for spec, path, tag, wait in zip(job.specs, paths, TAGS, job.about_wait)]
+            for spec, path, tag, wait in zip(job.specs, paths, TAGS, job.about_wait):
+                kept = pool.take(spec) if pool is not None and spec.is_process else None
+                # the random mover repeats its moves for the match's seed, the game and the side
+                seats.append(kept or open_seat(
+                    spec, job.config, log=log, stderr_path=path, registry=registry, stop=stop, tag=tag, log_t0=now,
+                    about_wait=wait, input_fn=hooks.input_fn, output=hooks.output, show_board=hooks.show_board,
+                    seed=None if job.seed is None else f"{job.seed}/{job.game}/{tag}"))
             on_start = None if hooks.on_start is None else \
                 (lambda: hooks.on_start((seats[0].name, seats[1].name)))
             result = play_game(seats, game=job.game, first=job.first, config=job.config, tc=job.tc,
                                opening=job.opening, stop=stop, on_move=hooks.on_move, on_start=on_start,
-                               adjudication=job.adjudication)
+                               adjudication=job.adjudication, close=pool is None)
             result.seed = job.seed
+            if pool is not None:
+                pool.give_back((seats[0], seats[1]), job.specs, result)
         finally:
             if hooks.registry is None:
                 registry.kill_all()  # play_game closes its seats; this covers a failure before it could

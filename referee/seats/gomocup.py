@@ -81,6 +81,9 @@ class GomocupSeat(ProcessSeat):
     def launch(self, config: GameConfig, tc: TimeControl) -> None:
         """Spawn the engine and send the ``START``/``RECTSTART`` command (answer read by :meth:`finish_start`)."""
         self._spawn()
+        self._known = []
+        self._about_pending = False
+        # START again on a kept engine begins a new game, as c-gomoku-cli does it.
         # Win length and rule go before START as well, so a brain that checks the
         # board size against the win length accepts small boards.
         self._send([
@@ -103,8 +106,10 @@ class GomocupSeat(ProcessSeat):
             f"INFO rule {config.rule.gomocup_bits}",
             *win_length_lines(config),
             *(f"INFO {key} {value}" for key, value in self.spec.info),  # the engine's own settings
-            "ABOUT",
+            *([] if self.kept and self.about_answered else ["ABOUT"]),  # a kept engine said its name
         ], Termination.CRASH)
+        if self.kept and self.about_answered:
+            return
         wait_s = tc.about_ms / 1000 if self._about_wait else 0.0
         reply = self._read(time.monotonic() + wait_s, Termination.CRASH)
         if reply is None:

@@ -57,9 +57,11 @@ class NboardSeat(ProcessSeat):
         self._size = config.size
         start = ReversiState(config.size)
         self._pings += 1
+        # a kept engine is told the new game only: the protocol and its settings stand
         depth = [] if self.spec.nboard_depth is None else [f"set depth {self.spec.nboard_depth}"]
-        self._send([f"nboard {PROTOCOL_VERSION}", *depth, f"set game {game_text(start, [], 0, tc.match_ms)}",
-                    f"ping {self._pings}"], Termination.START_FAILED)
+        hello = [] if self.kept else [f"nboard {PROTOCOL_VERSION}", *depth]
+        self._send([*hello, f"set game {game_text(start, [], 0, tc.match_ms)}", f"ping {self._pings}"],
+                   Termination.START_FAILED)
         self._known = []
 
     def finish_start(self, config: ReversiConfig, tc: TimeControl) -> None:

@@ -37,7 +37,8 @@ MAX_MESSAGE_CHARS = 300
 
 
 class ProcessSeat:
-    """An engine process playing one side of one game.
+    """An engine process playing one side of a game, or of game after game when it is kept
+    (each ``launch`` after the first one starts a new game on the running process).
 
     ``tag`` names the process in the I/O log (e.g. ``engine1``); ``stop`` is
     polled during long waits so an interrupted match ends promptly; ``transport``
@@ -78,6 +79,8 @@ class ProcessSeat:
         self.about_answered = False
         #: ``time.monotonic()`` when the last command was fully written (start of the engine's clock).
         self.sent_at = 0.0
+        #: Games this process was started for (more than one when it is kept between games).
+        self.games = 0
 
     def probe(self, config, tc) -> None:
         """An extra check of a started engine before a match (the start check); nothing by default."""
@@ -117,9 +120,19 @@ class ProcessSeat:
         if self._registry is not None:
             self._registry.discard(self.proc)
 
+    @property
+    def kept(self) -> bool:
+        """The process plays on from an earlier game (it was started before this one)."""
+        return self.games > 1
+
     # For the wire adapters -------------------------------------------------------------
     def _spawn(self) -> None:
-        """Start the process; :class:`Fault` ``start_failed`` when it cannot be run."""
+        """Start the process for a new game, or keep the one that played the last game;
+        :class:`Fault` ``start_failed`` when it cannot be run."""
+        self.games += 1
+        self.messages = []  # what the engine says is recorded game by game
+        if self.games > 1:
+            return
         try:
             self.proc.start()
         except EngineStartError as exc:

@@ -96,6 +96,14 @@ def main() -> None:
         out.write(text + "\n")
         out.flush()
 
+    def new_game() -> None:
+        # a kept process plays each game as a fresh one would: the same moves for a seed, the
+        # faults counted from the game's first move
+        nonlocal rng, my_moves
+        stones.clear()
+        rng = random.Random(a.seed)
+        my_moves = 0
+
     def move() -> None:
         nonlocal my_moves, last_move_time
         my_moves += 1
@@ -183,10 +191,10 @@ def main() -> None:
                 width = height = int(words[1])
             else:
                 width, height = int(words[1]), int(words[2])
-            stones.clear()
+            new_game()
             say("OK")
         elif cmd == "RESTART":
-            stones.clear()
+            new_game()
             say("OK")
         elif cmd == "BEGIN":
             move()

@@ -119,6 +119,7 @@ def main() -> None:
             try:
                 state = parse_ggf(raw.split(None, 2)[2]).position()
                 clocked = "TI[" in raw
+                rng = random.Random(opt.seed)  # a kept process plays each game as a fresh one would
             except GameError as exc:  # a well-behaved engine says so and keeps its position
                 say(f"status {exc}")
         elif cmd == "move" and len(words) > 1:
