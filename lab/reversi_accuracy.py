@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 from engine.reversi import patterns as pt
+from engine.reversi.bench import heldout_positions
 from engine.reversi.bitboard import geometry
 from engine.reversi.solver import solve_position
 
@@ -37,20 +38,6 @@ START = ((1 << 28) | (1 << 35), (1 << 27) | (1 << 36))
 def board_text(p: int, o: int, black_to_move: bool) -> str:
     black, white = (p, o) if black_to_move else (o, p)
     return "".join("*" if black >> i & 1 else "O" if white >> i & 1 else "-" for i in range(64))
-
-
-def parse(line: str) -> tuple[int, int, int, int]:
-    """``(p, o, empties, value)`` of a ``BOARD SIDE VALUE`` line, ``p`` to move."""
-    board, side, value = line.split()
-    black = sum(1 << i for i, ch in enumerate(board) if ch == "*")
-    white = sum(1 << i for i, ch in enumerate(board) if ch == "O")
-    p, o = (black, white) if side == "*" else (white, black)
-    return p, o, 64 - (black | white).bit_count(), int(value)
-
-
-def load(path: Path | str) -> list[tuple[int, int, int, int]]:
-    """The positions of a held-out file."""
-    return [parse(line) for line in Path(path).read_text().splitlines() if line.strip() and not line.startswith("#")]
 
 
 def make(empties: list[int], count: int | list[int], seed: int, ev: pt.PatternEval | None,
@@ -146,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.out).write_text(header + "\n".join(lines) + "\n")
         print(f"wrote {len(lines)} positions to {args.out} in {time.monotonic() - t0:.0f} s")
         return 0
-    positions = load(args.file)
+    positions = heldout_positions(args.file)
     ev = pt.PatternEval(pt.Weights.load(args.weights)) if args.weights else None
     for e, mae in eval_errors(positions, ev).items():
         print(f"evaluation  empties={e}  mae={mae:.2f}")

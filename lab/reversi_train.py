@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.reversi import patterns as pt
-from engine.reversi.bitboard import final_differential, geometry
+from engine.reversi.bitboard import geometry
 from engine.reversi.solver import solve_position
 
 GEO = geometry(8)

@@ -53,7 +53,9 @@ def test_heldout_file_round_trip(tmp_path):
     lines = reversi_accuracy.make([10], 3, seed=1, ev=None)
     path = tmp_path / "h.txt"
     path.write_text("# header\n" + "\n".join(lines) + "\n")
-    positions = reversi_accuracy.load(path)
+    from engine.reversi.bench import heldout_positions
+
+    positions = heldout_positions(path)
     assert [e for _, _, e, _ in positions] == [10, 10, 10]
     errs = reversi_accuracy.eval_errors(positions, None)
     assert errs[10] == pytest.approx(np.mean([abs(v) for *_, v in positions]))
