@@ -15,8 +15,8 @@ pytestmark = pytest.mark.skipif(kernel.native() is None, reason="the tiny run ne
 
 
 def test_tiny_run_is_deterministic_and_learns(tmp_path):
-    a = reversi_train.train(40, seed=3, exact=8, command="python -m lab.reversi_train --games 40")
-    b = reversi_train.train(40, seed=3, exact=8, command="python -m lab.reversi_train --games 40")
+    a = reversi_train.train(24, seed=3, exact=8, command="python -m lab.reversi_train --games 24")
+    b = reversi_train.train(24, seed=3, exact=8, command="python -m lab.reversi_train --games 24")
     assert np.array_equal(a.table, b.table)
     assert np.count_nonzero(a.table) > 1000
     report = a.meta["held_out_mae"]
@@ -24,7 +24,7 @@ def test_tiny_run_is_deterministic_and_learns(tmp_path):
     a.save(tmp_path / "w.npz")
     ev = pt.PatternEval(pt.Weights.load(tmp_path / "w.npz"))
     # on positions of its own (training) games near the end the fit beats the zero evaluation
-    pos = reversi_train.selfplay(40, 3 * 1000)
+    pos = reversi_train.selfplay(24, 3 * 1000)
     near = pos.take((pos.empties <= 8) & (pos.empties >= 5) & (pos.game % 10 != 0))
     exact = reversi_train.exact_values(near)
     guess = np.array([ev.evaluate(int(p), int(o)) for p, o in zip(near.p, near.o)]) / pt.SCALE

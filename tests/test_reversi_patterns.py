@@ -99,7 +99,7 @@ def test_c_evaluation_equals_python():
 def test_c_search_equals_python(depth):
     w = random_weights(4)
     ev = pt.PatternEval(w)
-    for p, o in positions(12, seed=depth, lo=20, hi=58):
+    for p, o in positions(12 if depth < 3 else 5, seed=depth, lo=20, hi=58):
         assert ev.search(p, o, depth) == pt.search_python(w, p, o, depth)[0]
     p, o = positions(1, seed=11, lo=30, hi=40)[0]
     python_moves = dict((sq, -pt.search_python(w, *pt_child(p, o, sq), depth - 1)[0]) for sq, _ in ev.moves(p, o, depth))
