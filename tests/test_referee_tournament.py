@@ -218,3 +218,23 @@ def test_a_gauntlet_plays_the_first_engine_against_each_other_and_takes_it_as_th
     assert "Elo relative to engine1 (the gauntlet's first engine)" in text
     assert [line for line in text.splitlines() if "(engine1)" in line][0].endswith("(ref)")
     assert text.count(" vs ") == 3 and "engine2 vs engine3" not in text
+
+
+def test_the_standings_never_print_an_infinite_elo():
+    from referee.match.standings import _elo_cell
+
+    class Line:
+        games = 2
+
+        def __init__(self, elo):
+            self._elo = elo
+
+        def elo(self):
+            return self._elo
+
+    inf = float("inf")
+    cells = {e: _elo_cell(Line(e)) for e in [(inf, 70.4, inf), (-inf, -inf, -70.4), (120.4, -238.1, inf),
+                                              (5.0, -inf, inf), (inf, -inf, inf)]}
+    assert all("inf" not in c for c in cells.values())
+    assert cells[(inf, 70.4, inf)].strip() == "> +70.4  (won every game)"
+    assert cells[(120.4, -238.1, inf)].strip() == "+120.4  above -238.1"

@@ -142,11 +142,20 @@ def _elo_cell(line: EngineLine) -> str:
     if not line.games:
         return f"{'-':>7}"
     elo, lo, hi = line.elo()
+    # as the match summary does: no figure is ever infinite; a missing bound says so in words
+    if math.isinf(elo):
+        bound, word = (lo, "won") if elo > 0 else (hi, "lost")
+        shown = f"{'>' if elo > 0 else '<'} {_signed(bound)}" if not math.isinf(bound) else "n/a"
+        return f"{shown:>7}  ({word} every game)"
+    if math.isinf(lo) and math.isinf(hi):
+        return f"{_signed(elo):>7}  (too few pairs to bound it)"
+    if math.isinf(hi):
+        return f"{_signed(elo):>7}  above {_signed(lo)}"
+    if math.isinf(lo):
+        return f"{_signed(elo):>7}  below {_signed(hi)}"
     return f"{_signed(elo):>7}  {_signed(lo)} .. {_signed(hi)}"
 
 
 def _signed(v: float) -> str:
-    if math.isinf(v):
-        return "+inf" if v > 0 else "-inf"
     return f"{v:+.1f}"
 
