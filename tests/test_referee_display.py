@@ -160,3 +160,14 @@ def test_a_paired_match_summary_gives_the_pairs_and_their_sprt():
     assert "5 pairs LL LD WL+DD WD WW: 1 0 1 2 1   Elo +" in text and "nElo +" in text
     assert "SPRT (pentanomial, logistic Elo) elo0=0 elo1=10" in text
     assert "pairs" not in summary_text("A", "B", t)  # a match with a person: games only
+
+
+def test_the_pairs_line_never_prints_an_infinite_elo():
+    from referee.match.output import pairs_text
+    from referee.match.pentanomial import Pairs
+
+    for counts in ([0, 0, 1, 5, 17], [0, 0, 0, 0, 3], [2, 0, 0, 0, 0], [0, 0, 1, 0, 0], [1, 2, 3, 2, 2]):
+        text = pairs_text(Pairs(list(counts)))
+        assert "inf" not in text, text
+    assert "(95 % above +" in pairs_text(Pairs([0, 0, 1, 5, 17]))
+    assert "(won every pair)" in pairs_text(Pairs([0, 0, 0, 0, 3]))

@@ -227,6 +227,17 @@ def pairs_text(pairs: Pairs) -> str:
     nelo, nlo, nhi = nelo_interval(pairs.counts)
 
     def bounded(v: float, a: float, b: float) -> str:
+        # as elo_text: a bound the pairs do not give is said in words, never as inf
+        if math.isinf(v):
+            bound = a if v > 0 else b
+            shown = "n/a" if math.isinf(bound) else f"{'>' if v > 0 else '<'} {_fmt_elo(bound)}"
+            return f"{shown} ({'won' if v > 0 else 'lost'} every pair)"
+        if math.isinf(a) and math.isinf(b):
+            return f"{_fmt_elo(v)} (too few pairs to bound it)"
+        if math.isinf(b):
+            return f"{_fmt_elo(v)} (95 % above {_fmt_elo(a)})"
+        if math.isinf(a):
+            return f"{_fmt_elo(v)} (95 % below {_fmt_elo(b)})"
         return f"{_fmt_elo(v)} (95 % {_fmt_elo(a)} .. {_fmt_elo(b)})"
 
     return (f"  {pairs.n} pair{'s' if pairs.n != 1 else ''} LL LD WL+DD WD WW: "
