@@ -4,9 +4,9 @@ The pipeline, deterministic from ``--seed``:
 
 1. **Self-play.**  ``--games`` games from the start position: the first 0..``--random-plies``
    plies uniformly random, then either uniformly random moves (no weights yet) or moves
-   drawn from a softmax of the previous weights' one-ply values (``--temperature`` discs)
-   with an ``--epsilon`` chance of a random move.  Every position of every game is kept;
-   every ``--holdout``-th game goes to the held-out set.
+   drawn from a softmax of the previous weights' one-ply values (temperature 2 discs) with
+   a 5 % chance of a random move.  Every position of every game is kept once; every
+   ``--holdout``-th game goes to the held-out set.
 2. **Labels, phase by phase from the end.**  A position with at most ``--exact`` empty
    squares is labelled with its exact final disc differential (the project's endgame
    solver).  A position of a later phase is labelled by an alpha-beta search on the
@@ -14,14 +14,15 @@ The pipeline, deterministic from ``--seed``:
    so every label rests on the solver at the end of the chain.
 3. **Regression.**  Each phase's weights are ridge regression (``--ridge``) of the labels
    on the pattern indices, mobilities and a constant, solved with preconditioned
-   conjugate gradients in numpy; written in 1/128 discs as int16.
+   conjugate gradients in numpy; two readings of one configuration under a shape's own
+   symmetry share one weight (``patterns.tie_map``); written in 1/128 discs as int16.
 4. **Iterations.**  ``--iterations 2`` plays a new set of games with the weights of the
    first pass and fits again on both sets; ``--start W`` has the weights ``W`` play the
    first set (a new run from a former run's weights).
 
 Held-out mean absolute errors (against the labels, per phase) go into the weights'
-``meta`` with the command line.  Run: ``python -m lab.reversi_train --out
-engine/reversi/data/eval8.npz`` (the shipped file's ``meta`` records its command).
+``meta`` with the command line (the shipped file's two commands and their run times:
+docs/RESULTS.md, "Reversi: the pattern evaluation").  One core: numpy is kept off BLAS.
 """
 
 from __future__ import annotations
