@@ -61,7 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     lo, hi = out["bounds"]
     print(f"{out['games']} games, pairs LL LD WL+DD WD WW {' '.join(map(str, out['pairs']))}; "
           f"bounds [{lo:.3f}, {hi:.3f}]")
-    for n, tri, penta in out["rows"][9::10] + out["rows"][-1:]:
+    rows = out["rows"][9::10]
+    rows += [r for r in out["rows"][-1:] if r not in rows]  # the last game, unless already shown
+    for n, tri, penta in rows:
         print(f"  after {n:4d} games: trinomial LLR {tri:+.3f}   pentanomial LLR {penta:+.3f}")
     for name, stop in out["stops"].items():
         print(f"{name}: " + (f"{stop[1]} accepted after {stop[0]} games" if stop else "undecided"))

@@ -12,6 +12,7 @@ engine processes are kept from game to game (:mod:`referee.play.pool`).
 from __future__ import annotations
 
 import concurrent.futures as cf
+import gc
 import sys
 import threading
 from typing import Any, Callable, Iterable, Protocol
@@ -69,6 +70,11 @@ class LocalRunner:
     def play(self, games: Iterable[int], job_of: Callable[[int], GameJob],
              finish: Callable[[PlayedGame], bool], *, stop: threading.Event, out_dir: str | None = None) -> None:
         """Play ``games`` (``out_dir``: the hooks write the logs there as games go)."""
+        # A full garbage collection stops every game thread at once while it scans every object:
+        # with quick turns that is charged to the engines' clocks.  What exists now (modules,
+        # settings, the engines' seats) lives to the end: it is taken out of the collector's scans.
+        gc.collect()
+        gc.freeze()
         if self.concurrency == 1:
             for g in games:
                 if stop.is_set() or finish(self._play(job_of(g), stop)):
