@@ -65,6 +65,7 @@ def measure(games: int, size: int, win_length: int, concurrency: int = 1, cluste
         "moves": moves,
         "median_us": statistics.median(over) * 1e6,
         "p90_us": over[int(0.9 * (len(over) - 1))] * 1e6,
+        "p99_us": over[int(0.99 * (len(over) - 1))] * 1e6,
         "max_us": over[-1] * 1e6,
         "games_per_s": len(outcome.results) / wall,
         "moves_per_s": moves / wall,
@@ -78,6 +79,7 @@ def _measure_one(label: str, how: dict, args: argparse.Namespace) -> dict[str, f
     m = measure(args.games, args.size, args.win_length, game=args.game, **how)
     print(f"{label}: {m['games']} games, {m['moves']} moves in {m['wall_s']:.2f} s ({m['cpu_s']:.2f} s CPU); "
           f"referee overhead per move median {m['median_us']:.0f} us, p90 {m['p90_us']:.0f} us, "
+          f"p99 {m['p99_us']:.0f} us, "
           f"max {m['max_us']:.0f} us; {m['games_per_s']:.1f} games/s, {m['moves_per_s']:.0f} moves/s", flush=True)
     figures = {"games/s": m["games_per_s"], "overhead/move us": m["median_us"]}
     if args.marginal:

@@ -152,3 +152,21 @@ def test_no_referee_module_is_overgrown():
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 length = node.end_lineno - node.lineno + 1
                 assert length <= 85 or node.name in ("build_parser", "_parser"), f"{path.name}:{node.name} {length}"
+
+
+def test_the_tests_are_laid_out_like_the_source():
+    """A newcomer finds a module's tests in the folder of its package; only the project-wide
+    checks sit at the top, and what the tests share is in one support package."""
+    tests = ROOT / "tests"
+    top = sorted(p.name for p in tests.glob("test_*.py"))
+    assert top == ["test_architecture.py", "test_pure_python.py"]
+    folders = {p.parent.name for p in tests.rglob("test_*.py") if p.parent != tests}
+    assert folders <= {"engine", "protocol", "referee", "lab"}
+    for path in tests.rglob("test_*.py"):
+        prefix = path.name.removeprefix("test_").split("_")[0]
+        if path.parent.name == "referee":
+            assert prefix == "referee", path
+        if path.parent.name == "lab":
+            assert prefix == "lab", path
+    assert not any((tests / p).exists() for p in ("fake_engines", "conftest.py"))
+    assert (tests / "support" / "__init__.py").exists()

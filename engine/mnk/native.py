@@ -6,7 +6,7 @@ progressive bias and widening and MCTS-Solver proofs as the generic MCTS
 (:mod:`engine.search.mcts`) with :class:`engine.mnk.leaves.GuidedLeaves` -- for the boards the C solver handles
 (freestyle, K >= 4).  It makes tens of thousands of tree nodes a second where the Python
 tree makes one or two thousand (docs/RESULTS.md).  It is a second tree on purpose: the
-generic MCTS is the reference it is tested against (``tests/test_tree_pair.py``: the same
+generic MCTS is the reference it is tested against (``tests/engine/test_tree_pair.py``: the same
 proofs, and the same move where one move wins).
 
 Differences from the Python tree, all deliberate:

@@ -23,7 +23,7 @@ the board) in place and restore it.  The board must use five in a row
 
 The same check is in C (``_renju.h`` in the ``_threatcore`` extension), used when the
 extension is built and ``MNK_PURE_PYTHON`` is not set; this module's Python version is the
-reference (:func:`python_reason`), and ``tests/test_renju_native.py`` keeps the two equal.
+reference (:func:`python_reason`), and ``tests/engine/test_renju_native.py`` keeps the two equal.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Python for every rule and win length, and the same search in C (``_solver.h``, part of the
 optional extension) for freestyle with K >= 4: the same candidate order, node counting and
 transposition sets, so for a given node budget both return exactly the same line
-(``tests/test_threatcore.py``).  :func:`_solve` is the one entry point that picks between
+(``tests/engine/test_threatcore.py``).  :func:`_solve` is the one entry point that picks between
 them; ``MNK_PURE_PYTHON=1`` keeps everything in Python.  Vocabulary: :mod:`engine.mnk.threats`.
 
 Public functions take a :class:`~engine.mnk.rules.Board` and use its cells in place,

@@ -10,7 +10,7 @@ mobility and a constant.  The sum, in :data:`SCALE`-ths of a disc, predicts the 
 differential for the side to move.
 
 Everything is integer arithmetic, so the C kernel (``_reversicore.evaluate``) and
-:func:`evaluate_python` give exactly the same numbers (``tests/test_reversi_patterns.py``).
+:func:`evaluate_python` give exactly the same numbers (``tests/engine/test_reversi_patterns.py``).
 The C kernel receives the placements from :func:`instances` when the weights are loaded,
 so the pattern set is written only here.
 

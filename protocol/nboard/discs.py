@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 
 #: Discs per unit of log-odds of the search's value (see the module docstring; equal to
-#: the leaves' scale, which tests/test_nboard_wire.py checks: protocol code reaches the
+#: the leaves' scale, which tests/protocol/test_nboard_wire.py checks: protocol code reaches the
 #: engine only through its facade).
 EVAL_SCALE = 12.0
 #: The margin shown for a proven win (or, negated, a loss) whose exact margin is unknown.

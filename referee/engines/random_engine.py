@@ -3,7 +3,7 @@
 Shipped for testing referees and measuring their overhead (they answer at
 once): ``python -m referee.engines.random_engine [--seed N] [--name NAME]`` is a
 Gomocup brain; with ``--nboard`` an NBoard-protocol Reversi engine.  They never
-misbehave; for misbehaving engines see ``tests/fake_engines``.  (The referee's
+misbehave; for misbehaving engines see ``tests/support``.  (The referee's
 ``random`` side needs no process: :mod:`referee.seats.random_seat`.)
 """
 

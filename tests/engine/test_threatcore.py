@@ -1,0 +1,160 @@
+"""The C threat solver (engine/mnk/_threatcore.c) against the Python solver it replaces.
+
+For the same node budget the two must give the same answer: the same winning
+line, the same "no win", and running out of budget at the same node.  That is
+checked on random positions of several sizes and win lengths and on the won
+positions of ``data/conversion-15x15.json``, for the VCF, the VCT at fixed
+three counts and the deepening VCT.  (The semantics themselves are checked
+against brute force in tests/test_threats.py, which runs on the C solver for
+freestyle boards whenever it is built.)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from engine.mnk import solver
+from engine.mnk.patterns import LineState
+from engine.mnk.rules import Board, GameConfig, Player, Rule
+
+from test_threats import random_position
+
+ROOT = Path(__file__).resolve().parents[2]
+native = pytest.mark.skipif(solver._threatcore is None, reason="the C solver was not built")
+
+
+def _compiler_at_hand() -> bool:
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    return shutil.which(cc) is not None and Path(sysconfig.get_paths()["include"], "Python.h").exists()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="CI builds on Linux")
+def test_extension_is_built_where_a_compiler_is_at_hand():
+    """The extension is optional so installs without a compiler still work; this makes a
+    silently failed build visible wherever one should have succeeded (as in CI)."""
+    if not _compiler_at_hand():
+        pytest.skip("no C compiler or Python headers")
+    assert solver._threatcore is not None
+    assert solver.USE_NATIVE or os.environ.get("MNK_PURE_PYTHON")
+
+
+def _both(st: LineState, a: int, nodes: int, threes: int, deepen: bool, monkeypatch) -> tuple:
+    """(C answer, Python answer); an answer is the line, None, or "abort"."""
+    out = []
+    for use in (True, False):
+        monkeypatch.setattr(solver, "USE_NATIVE", use)
+        before = list(st.cells), st.hash
+        try:
+            out.append(solver._solve(st, a, nodes, None, threes=threes, deepen=deepen))
+        except solver._Abort:
+            out.append("abort")
+        assert (list(st.cells), st.hash) == before  # the state is left as it was
+    return tuple(out)
+
+
+def _random_cases(seed: int, count: int):
+    rng = random.Random(seed)
+    configs = [(GameConfig(15, 15, 5), 22), (GameConfig(15, 15, 5), 34), (GameConfig(11, 9, 4), 16),
+               (GameConfig(19, 19, 6), 40), (GameConfig(12, 12, 5), 26)]
+    for i in range(count):
+        cfg, stones = configs[i % len(configs)]
+        a = rng.choice((1, 2))
+        board = random_position(cfg, rng, stones + rng.randint(-6, 6), a)
+        if board.winning_cells(Player(1)) or board.winning_cells(Player(2)):
+            continue  # a finished line, or one to be completed at once: nothing to search
+        yield board, a
+
+
+@native
+@pytest.mark.parametrize("threes,deepen,nodes", [(-1, False, 3000), (1, False, 250), (2, False, 1500), (3, True, 1500)],
+                         ids=["vcf", "vct1", "vct2", "deepen3"])
+@pytest.mark.slow
+def test_same_answers_as_python_on_random_positions(threes, deepen, nodes, monkeypatch):
+    kinds = {"line": 0, "none": 0, "abort": 0}
+    for board, a in _random_cases(11 + threes, 60):
+        st = LineState(board.config, board.cells)
+        c_answer, py_answer = _both(st, a, nodes, threes, deepen, monkeypatch)
+        assert c_answer == py_answer, board.render()
+        kinds["abort" if py_answer == "abort" else "line" if py_answer else "none"] += 1
+    # The sample must exercise wins found, searches that end without one, and budgets running out.
+    assert kinds["line"] >= 3 and kinds["none"] >= 3, kinds
+    if threes != -1:
+        assert kinds["abort"] >= 3, kinds
+
+
+@pytest.mark.slow
+@native
+def test_same_answers_as_python_on_won_positions(monkeypatch):
+    """The won positions of games against pela: long VCT lines, many transpositions."""
+    positions = json.loads((ROOT / "data" / "conversion-15x15.json").read_text())
+    from lab.conversion import replay
+    found = 0
+    for position in positions[:45]:
+        cfg = GameConfig(position["width"], position["height"], position["win_length"])
+        board = replay(cfg, position["moves"])
+        st = LineState(cfg, board.cells)
+        c_answer, py_answer = _both(st, int(board.to_move), 4000, 3, True, monkeypatch)
+        assert c_answer == py_answer
+        found += isinstance(py_answer, list)
+    assert found >= 5
+
+
+@native
+def test_deadline_stops_the_c_solver():
+    """A wall-clock deadline ends a long search (the budget alone would take far longer)."""
+    import time
+
+    rng = random.Random(5)
+    board = random_position(GameConfig(19, 19, 5), rng, 60, 1)
+    st = LineState(board.config, board.cells)
+    start = time.monotonic()
+    try:
+        solver._solve(st, 1, 10**12, start + 0.05, threes=8, deepen=True)
+    except solver._Abort:
+        pass
+    assert time.monotonic() - start < 1.0
+
+
+@native
+def test_other_rules_and_short_lines_stay_on_the_python_solver(monkeypatch):
+    """Exact, caro and K < 4 are not handled in C: they must never reach it."""
+    calls = []
+    monkeypatch.setattr(solver, "USE_NATIVE", True)
+    monkeypatch.setattr(solver._threatcore, "solve", lambda *a: calls.append(a) or (0, None), raising=False)
+    for cfg in (GameConfig(9, 9, 5, Rule.EXACT), GameConfig(9, 9, 5, Rule.CARO), GameConfig(7, 7, 3)):
+        board = Board(cfg)
+        solver.find_vcf(board, 1)
+    assert calls == []
+    solver.find_vcf(Board(GameConfig(9, 9, 5)), 1)
+    assert len(calls) == 1
+
+
+@native
+@pytest.mark.parametrize("bad", [
+    lambda g, cells: ("not a geometry", cells, 1, 10, None, -1, False),
+    lambda g, cells: (g, cells[:-1], 1, 10, None, -1, False),
+    lambda g, cells: (g, cells, 3, 10, None, -1, False),
+    lambda g, cells: (g, [9] * len(cells), 1, 10, None, -1, False),
+])
+def test_bad_arguments_raise_instead_of_crashing(bad):
+    cfg = GameConfig(9, 9, 5)
+    g = solver._native_geometry(cfg)
+    with pytest.raises((TypeError, ValueError)):
+        solver._threatcore.solve(*bad(g, list(Board(cfg).cells)))
+
+
+@native
+def test_geometry_refuses_boards_whose_cells_do_not_fit_sixteen_bits():
+    with pytest.raises(ValueError):
+        solver._threatcore.Geometry(70_000, 5, [], [(0, 0)] * 70_000)
+    biggest = GameConfig(64, 64, 5)  # the largest board the rules allow is accepted
+    assert solver._native_geometry(biggest) is not None
+
