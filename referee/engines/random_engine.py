@@ -22,9 +22,10 @@ from engine.reversi.rules import ReversiState
 class RandomBrain:
     """Protocol state of the random mover: board size and occupied cells."""
 
-    def __init__(self, rng: random.Random, name: str = "random") -> None:
+    def __init__(self, rng: random.Random, name: str = "random", seed: int | None = None) -> None:
         self.rng = rng
         self.name = name
+        self.seed = seed  # with a seed, each game is played as a fresh process would play it
         self.width = self.height = 15
         self.taken: set[tuple[int, int]] = set()
         self._board_lines: list[str] | None = None
@@ -59,9 +60,11 @@ class RandomBrain:
             if not (1 <= w <= 128 and 1 <= h <= 128):
                 return ["ERROR unsupported size"], False
             self.width, self.height, self.taken = w, h, set()
+            self._new_game()
             return ["OK"], False
         if cmd == "RESTART":
             self.taken = set()
+            self._new_game()
             return ["OK"], False
         if cmd == "BEGIN":
             return [self._move()], False
@@ -86,6 +89,10 @@ class RandomBrain:
             return [], False
         return [f"UNKNOWN {cmd}"], False
 
+    def _new_game(self) -> None:
+        if self.seed is not None:
+            self.rng = random.Random(self.seed)
+
     def _move(self) -> str:
         free = self.width * self.height - len(self.taken)
         if free <= 0:
@@ -105,9 +112,10 @@ class RandomBrain:
 class RandomNboard:
     """Protocol state of the NBoard random mover: the position the GUI set and its moves."""
 
-    def __init__(self, rng: random.Random, name: str = "random") -> None:
+    def __init__(self, rng: random.Random, name: str = "random", seed: int | None = None) -> None:
         self.rng = rng
         self.name = name
+        self.seed = seed  # with a seed, each game is played as a fresh process would play it
         self.state = ReversiState()
 
     def handle(self, line: str) -> tuple[list[str], bool]:
@@ -123,6 +131,8 @@ class RandomNboard:
                 return [f"pong {words[1] if len(words) > 1 else ''}".rstrip()], False
             if cmd == "set" and len(words) == 3 and words[1] == "game":
                 self.state = parse_ggf(words[2]).position()
+                if self.seed is not None:
+                    self.rng = random.Random(self.seed)
             elif cmd == "set" and len(words) >= 2 and words[1] == "myname":
                 return [f"set myname {self.name}"], False
             elif cmd == "move" and len(words) > 1:
@@ -147,7 +157,7 @@ def main(argv: list[str] | None = None, stdin: IO[str] | None = None, stdout: IO
     ap.add_argument("--nboard", action="store_true", help="speak the NBoard protocol (Reversi), not Gomocup")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
-    brain = RandomNboard(rng, args.name) if args.nboard else RandomBrain(rng, args.name)
+    brain = RandomNboard(rng, args.name, args.seed) if args.nboard else RandomBrain(rng, args.name, args.seed)
     inp = stdin if stdin is not None else sys.stdin
     out = stdout if stdout is not None else sys.stdout
     for raw in inp:

@@ -100,3 +100,16 @@ def test_a_match_keeps_its_engines_and_replaces_a_crashed_one(tmp_path):
     assert [r.termination for r in outcome.results] == ["crash"] * 6
     assert len(read_pids(crashing)) == 1 + 6  # the start check's, then a new one after each crash
     assert_all_gone(read_pids(crashing) + read_pids(pidfile))
+
+
+def test_the_shipped_random_engine_plays_each_game_as_a_fresh_process_would():
+    import random
+
+    from referee.engines.random_engine import RandomBrain
+
+    brain = RandomBrain(random.Random(4), seed=4)
+    games = []
+    for _ in range(2):
+        assert brain.handle("START 9") == (["OK"], False)
+        games.append([brain.handle("BEGIN")[0][0]] + [brain.handle(f"TURN {i},{i}")[0][0] for i in range(3)])
+    assert games[0] == games[1]
