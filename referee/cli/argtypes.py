@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 
 
 def _int_at_least(text: str, least: int) -> int:
@@ -48,3 +49,14 @@ def plies_range(text: str) -> tuple[int, int]:
     if hi < lo:
         raise argparse.ArgumentTypeError(f"LO must not exceed HI, got {text!r}")
     return lo, hi
+
+
+def engine_command(text: str) -> list[str]:
+    """One engine command line as one string, split as a shell would (run without one)."""
+    try:
+        argv = shlex.split(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"engine {text!r}: {exc}") from None
+    if not argv:
+        raise argparse.ArgumentTypeError("empty engine command line")
+    return argv

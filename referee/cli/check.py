@@ -17,12 +17,11 @@ the rest of the suite.  Every wait has its own deadline.
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 from dataclasses import dataclass
 from typing import Callable, Sequence, TextIO
 
-from referee.cli.argtypes import board_size, positive_int
+from referee.cli.argtypes import engine_command, board_size, positive_int
 from referee.conformance.session import Session, silence_stdout
 from referee.conformance.context import Group
 from referee.conformance.nboard_suite import NBOARD_GROUPS, SESSION_OPTIONS
@@ -149,7 +148,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--game", choices=("mnk", "reversi"), default="mnk",
                    help="mnk: a Gomocup engine (the default); reversi: an NBoard engine (8x8; "
                         "--size and --win-length do not apply)")
-    p.add_argument("engine", help="engine command line as one string (split like a shell, run without one)")
+    p.add_argument("engine", type=engine_command,
+                   help="engine command line as one string (split like a shell, run without one)")
     p.add_argument("--size", type=board_size, default=(15, 15), metavar="N|WxH", help="board size (default 15)")
     p.add_argument("--win-length", type=positive_int, default=5, metavar="K",
                    help="stones in a row to win in the tactics checks (default 5; other values are "
@@ -199,12 +199,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         p.error("--size must be within 5..64")
     if args.win_length < 2 or args.win_length > max(w, h):
         p.error(f"--win-length must be within 2..{max(w, h)}")
-    try:
-        engine_argv = shlex.split(args.engine)
-    except ValueError as exc:
-        p.error(f"engine {args.engine!r}: {exc}")
-    if not engine_argv:
-        p.error("empty engine command line")
+    engine_argv = args.engine
     opts = Options(argv=engine_argv, width=w, height=h, win_length=args.win_length, turn_ms=args.turn_ms,
                    tolerance_ms=args.tolerance_ms, start_ms=args.start_ms, quiet_ms=args.quiet_ms,
                    exit_ms=args.exit_ms, send_delay_ms=args.send_delay_ms)

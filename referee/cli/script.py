@@ -9,10 +9,10 @@ other protocol or an engine that cannot be started.
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 from typing import Sequence
 
+from referee.cli.argtypes import engine_command
 from referee.conformance.script import DEFAULT_TIMEOUT_MS, Expect, Step, parse_script, run_script, transcript_game
 from referee.conformance.session import silence_stdout
 from referee.errors import EngineStartError, ScriptError
@@ -28,7 +28,8 @@ def _parser() -> argparse.ArgumentParser:
                     "'< expectation' is checked (e.g. '< OK', '< move', '< nothing 300ms', '< exit'); "
                     "the full format is in the project's docs/SCRIPTS.md.")
     p.add_argument("file", help="transcript file")
-    p.add_argument("engine", help="engine command line as one string (split like a shell, run without one)")
+    p.add_argument("engine", type=engine_command,
+                   help="engine command line as one string (split like a shell, run without one)")
     p.add_argument("--game", choices=("mnk", "reversi"), default="mnk",
                    help="mnk: a Gomocup engine (the default); reversi: an NBoard engine")
     p.add_argument("--send-delay-ms", type=float, default=0, metavar="MS",
@@ -46,12 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(list(sys.argv[1:] if argv is None else argv))
     if args.send_delay_ms < 0 or args.timeout_ms <= 0:
         p.error("--send-delay-ms must be >= 0 and --timeout-ms > 0")
-    try:
-        engine_argv = shlex.split(args.engine)
-    except ValueError as exc:
-        p.error(f"engine {args.engine!r}: {exc}")
-    if not engine_argv:
-        p.error("empty engine command line")
+    engine_argv = args.engine
     try:
         with open(args.file, encoding="utf-8", errors="replace") as f:
             steps = parse_script(f.read(), args.file)

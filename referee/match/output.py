@@ -14,7 +14,7 @@ from referee.match.pentanomial import Pairs, nelo_interval, pair_interval
 from referee.match.stats import Sprt, Tally, elo_interval, los
 
 __all__ = ["DISPLAYS", "rules_text", "who", "clock_text", "match_banner", "game_header",
-           "move_line", "verdict_text", "progress_line", "summary_text", "pairs_text", "endings_text", "elo_text",
+           "move_line", "verdict_text", "progress_line", "summary_text", "pairs_text", "elo_parts", "endings_text", "elo_text",
            "tournament_banner", "tournament_progress"]
 
 #: What ``referee --display`` offers: the board after every move, one line per move, one
@@ -220,6 +220,24 @@ def summary_text(name1: str, name2: str, t: Tally, sprt: Sprt | None = None,
     return "\n".join(lines)
 
 
+def elo_parts(elo: float, lo: float, hi: float, every: str = "game") -> tuple[str, str]:
+    """An Elo figure and its 95 % interval in words, never infinite (the pairs' line and the
+    standings): ``("+12.3", "95 % -40.1 .. +64.0")``, ``("+5.0", "95 % above -20.1")``,
+    ``("> +70.4", "won every game")``, ``("+5.0", "too few games to bound it")``; ``every``
+    names what was counted (``game``, ``pair``)."""
+    if math.isinf(elo):
+        bound = lo if elo > 0 else hi
+        figure = "n/a" if math.isinf(bound) else f"{'>' if elo > 0 else '<'} {_fmt_elo(bound)}"
+        return figure, f"{'won' if elo > 0 else 'lost'} every {every}"
+    if math.isinf(lo) and math.isinf(hi):
+        return _fmt_elo(elo), f"too few {every}s to bound it"
+    if math.isinf(hi):
+        return _fmt_elo(elo), f"95 % above {_fmt_elo(lo)}"
+    if math.isinf(lo):
+        return _fmt_elo(elo), f"95 % below {_fmt_elo(hi)}"
+    return _fmt_elo(elo), f"95 % {_fmt_elo(lo)} .. {_fmt_elo(hi)}"
+
+
 def pairs_text(pairs: Pairs) -> str:
     """The pentanomial line: the pairs' outcomes (engine1's points), Elo and normalized Elo with
     their 95 % intervals from the pairs' variance."""
@@ -227,18 +245,8 @@ def pairs_text(pairs: Pairs) -> str:
     nelo, nlo, nhi = nelo_interval(pairs.counts)
 
     def bounded(v: float, a: float, b: float) -> str:
-        # as elo_text: a bound the pairs do not give is said in words, never as inf
-        if math.isinf(v):
-            bound = a if v > 0 else b
-            shown = "n/a" if math.isinf(bound) else f"{'>' if v > 0 else '<'} {_fmt_elo(bound)}"
-            return f"{shown} ({'won' if v > 0 else 'lost'} every pair)"
-        if math.isinf(a) and math.isinf(b):
-            return f"{_fmt_elo(v)} (too few pairs to bound it)"
-        if math.isinf(b):
-            return f"{_fmt_elo(v)} (95 % above {_fmt_elo(a)})"
-        if math.isinf(a):
-            return f"{_fmt_elo(v)} (95 % below {_fmt_elo(b)})"
-        return f"{_fmt_elo(v)} (95 % {_fmt_elo(a)} .. {_fmt_elo(b)})"
+        figure, words = elo_parts(v, a, b, "pair")
+        return f"{figure} ({words})"
 
     return (f"  {pairs.n} pair{'s' if pairs.n != 1 else ''} LL LD WL+DD WD WW: "
             f"{' '.join(str(c) for c in pairs.counts)}   Elo {bounded(elo, lo, hi)}   "

@@ -13,11 +13,11 @@ gauntlet the first engine is the reference (0) and every other engine's figure i
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
 from referee.games.verdicts import Termination
+from referee.match.output import elo_parts
 from referee.match.pentanomial import Pairs, pair_interval
 from referee.match.stats import Tally, elo_interval
 from referee.match.tournament import Tournament
@@ -138,24 +138,8 @@ class Standings:
 
 
 def _elo_cell(line: EngineLine) -> str:
-    """``+12.3  -40.1 .. +64.0`` (the Elo column and its interval), honest where a bound is missing."""
+    """``+12.3  95 % -40.1 .. +64.0`` (the Elo column and its interval), never infinite."""
     if not line.games:
         return f"{'-':>7}"
-    elo, lo, hi = line.elo()
-    # as the match summary does: no figure is ever infinite; a missing bound says so in words
-    if math.isinf(elo):
-        bound, word = (lo, "won") if elo > 0 else (hi, "lost")
-        shown = f"{'>' if elo > 0 else '<'} {_signed(bound)}" if not math.isinf(bound) else "n/a"
-        return f"{shown:>7}  ({word} every game)"
-    if math.isinf(lo) and math.isinf(hi):
-        return f"{_signed(elo):>7}  (too few pairs to bound it)"
-    if math.isinf(hi):
-        return f"{_signed(elo):>7}  above {_signed(lo)}"
-    if math.isinf(lo):
-        return f"{_signed(elo):>7}  below {_signed(hi)}"
-    return f"{_signed(elo):>7}  {_signed(lo)} .. {_signed(hi)}"
-
-
-def _signed(v: float) -> str:
-    return f"{v:+.1f}"
-
+    figure, words = elo_parts(*line.elo(), "pair" if line.pairs.n else "game")
+    return f"{figure:>7}  {words}"

@@ -130,26 +130,20 @@ def settings_of(text: str) -> dict[str, str] | None:
 
 
 def _whole(settings: Mapping[str, str], key: str) -> int | None:
-    if key not in settings:
-        return None
-    try:
-        value = int(settings[key])
-    except ValueError:
-        raise ValueError(f"{key}={settings[key]!r}: expected a whole number") from None
-    if value < 0:
-        raise ValueError(f"{key}={value}: must be >= 0")
-    return value
+    value = _number(settings, key, None, int)
+    return None if value is None else int(value)
 
 
-def _number(settings: Mapping[str, str], key: str, default: float) -> float:
+def _number(settings: Mapping[str, str], key: str, default: float | None, kind: type = float) -> float | None:
+    """A setting's value, >= 0, of ``kind`` (``int`` or ``float``); ``default`` when it is not set."""
     if key not in settings:
         return default
     try:
-        value = float(settings[key])
+        value = kind(settings[key])
     except ValueError:
-        raise ValueError(f"{key}={settings[key]!r}: expected a number") from None
+        raise ValueError(f"{key}={settings[key]!r}: expected a {'whole ' if kind is int else ''}number") from None
     if value < 0:
-        raise ValueError(f"{key}={value:g}: must be >= 0")
+        raise ValueError(f"{key}={settings[key]}: must be >= 0")
     return value
 
 

@@ -221,10 +221,12 @@ def test_a_gauntlet_plays_the_first_engine_against_each_other_and_takes_it_as_th
 
 
 def test_the_standings_never_print_an_infinite_elo():
+    from referee.match.pentanomial import Pairs
     from referee.match.standings import _elo_cell
 
     class Line:
         games = 2
+        pairs = Pairs([0, 0, 0, 0, 1])
 
         def __init__(self, elo):
             self._elo = elo
@@ -236,5 +238,5 @@ def test_the_standings_never_print_an_infinite_elo():
     cells = {e: _elo_cell(Line(e)) for e in [(inf, 70.4, inf), (-inf, -inf, -70.4), (120.4, -238.1, inf),
                                               (5.0, -inf, inf), (inf, -inf, inf)]}
     assert all("inf" not in c for c in cells.values())
-    assert cells[(inf, 70.4, inf)].strip() == "> +70.4  (won every game)"
-    assert cells[(120.4, -238.1, inf)].strip() == "+120.4  above -238.1"
+    assert cells[(inf, 70.4, inf)].strip() == "> +70.4  won every pair"
+    assert cells[(120.4, -238.1, inf)].strip() == "+120.4  95 % above -238.1"
