@@ -7,7 +7,8 @@ import math
 from typing import Any
 
 from engine.mnk.rules import GameConfig, Rule
-from referee.play.game import GameResult, MoveEvent
+from referee.play.game import MoveEvent
+from referee.play.result import GameResult
 from referee.games import rules_for
 from referee.games.clock import TimeControl
 from referee.match.pentanomial import Pairs, nelo_interval, pair_interval

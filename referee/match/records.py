@@ -48,7 +48,7 @@ from typing import Iterable
 from engine.mnk.rules import Rule
 from engine.reversi.ggf import GgfMove, format_ggf
 from engine.reversi.rules import ReversiState
-from referee.play.game import GameResult
+from referee.play.result import GameResult
 
 __all__ = ["psq_text", "sgf_text", "ggf_text", "pgn_text", "append_pgn", "append_result", "read_results",
            "write_game_files", "write_match_file", "PSQ_CODES"]

@@ -24,7 +24,7 @@ from referee.games.verdicts import Termination
 from referee.match.records import read_results
 from referee.match.settings import RESULTS_FILE, MatchSettings
 from referee.match.tournament import Tournament
-from referee.play.game import GameResult
+from referee.play.result import GameResult
 from referee.play.job import GameJob
 from referee.seats.spec import EngineSpec
 

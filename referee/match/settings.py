@@ -13,7 +13,7 @@ from referee.games.verdicts import Termination
 from referee.games.openings import describe_openings, opening_for_game, plies_bounds, symmetries
 from referee.match.pentanomial import Pairs
 from referee.match.stats import Sprt, Tally
-from referee.play.game import GameResult
+from referee.play.result import GameResult
 
 __all__ = ["MatchSettings", "MatchOutcome", "RESULTS_FILE"]
 

@@ -21,7 +21,7 @@ from referee.match.output import elo_parts
 from referee.match.pentanomial import Pairs, pair_interval
 from referee.match.stats import Tally, elo_interval
 from referee.match.tournament import Tournament
-from referee.play.game import GameResult
+from referee.play.result import GameResult
 
 __all__ = ["Standings", "EngineLine"]
 

@@ -21,7 +21,8 @@ from referee.match import output
 from referee.match.settings import MatchOutcome, MatchSettings
 from referee.match.standings import Standings
 from referee.match.tournament import Tournament
-from referee.play.game import GameResult, MoveEvent
+from referee.play.game import MoveEvent
+from referee.play.result import GameResult
 
 __all__ = ["MatchView", "display_mode"]
 

@@ -27,7 +27,7 @@ from referee.games.verdicts import Termination
 from referee.play.result import GameResult
 from referee.seats.base import Fault, Seat, UndoRequest
 
-__all__ = ["GameResult", "MoveEvent", "play_game", "close_seats"]  # GameResult: re-exported from .result
+__all__ = ["MoveEvent", "play_game", "close_seats"]
 
 @dataclass(frozen=True)
 class MoveEvent:

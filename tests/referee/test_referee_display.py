@@ -99,7 +99,7 @@ def test_rules_and_game_header_in_words():
 
 def test_a_human_side_is_called_by_its_name():
     from referee.match.output import endings_text, verdict_text
-    from referee.play.game import GameResult
+    from referee.play.result import GameResult
 
     t = _tally(losses=2)
     text = summary_text("human", "pbrain-mcts", t, labels=("human", "engine2"))

@@ -2,7 +2,7 @@
 
 import json
 
-from referee.play.game import GameResult
+from referee.play.result import GameResult
 from referee.match.records import append_result, psq_text, read_results, sgf_text, write_game_files
 
 

@@ -15,7 +15,7 @@ from referee.match.run import run_match, run_tournament
 from referee.match.settings import MatchSettings
 from referee.match.standings import Standings
 from referee.match.tournament import Tournament, pairings_of
-from referee.play.game import GameResult
+from referee.play.result import GameResult
 from referee.seats.spec import EngineSpec
 
 RANDOM = EngineSpec.parse("random")
