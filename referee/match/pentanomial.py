@@ -80,7 +80,10 @@ def pair_interval(counts: Sequence[int], z: float = Z95) -> tuple[float, float, 
 
 
 def nelo_interval(counts: Sequence[int], z: float = Z95) -> tuple[float, float, float]:
-    """``(nelo, low, high)``: normalized Elo of engine1 and its interval from pentanomial ``counts``."""
+    """``(nelo, low, high)``: normalized Elo of engine1 and its interval from pentanomial ``counts``.
+
+    A bound whose score leaves (0, 1) is infinite, as in :func:`pair_interval`, so that both
+    say "too few pairs" together."""
     n = sum(counts)
     if n == 0:
         return 0.0, -math.inf, math.inf
@@ -88,7 +91,13 @@ def nelo_interval(counts: Sequence[int], z: float = Z95) -> tuple[float, float, 
     _, var = _moments(_observed(counts, 0.5))
     sigma = math.sqrt(2.0 * var)  # per game
     margin = z * math.sqrt(var / n)
-    return tuple(NELO_PER_T * (m - 0.5) / sigma for m in (mu, mu - margin, mu + margin))  # type: ignore[return-value]
+
+    def nelo(m: float) -> float:
+        return NELO_PER_T * (m - 0.5) / sigma
+
+    lo = nelo(mu - margin) if mu - margin > 0.0 else -math.inf
+    hi = nelo(mu + margin) if mu + margin < 1.0 else math.inf
+    return nelo(mu), lo, hi
 
 
 def _secular_root(pdf: Sequence[tuple[float, float]]) -> float:

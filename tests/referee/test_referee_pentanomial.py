@@ -31,6 +31,17 @@ def test_the_interval_and_normalized_elo_by_hand():
     assert nlo < 0 < nelo < nhi
 
 
+def test_elo_and_normalized_elo_are_unbounded_together():
+    """One pair: neither interval can be bounded, and the summary must not bound one only."""
+    for counts in ([0, 0, 1, 0, 0], [0, 1, 0, 0, 0], [0, 0, 0, 1, 0]):
+        _, lo, hi = pair_interval(counts)
+        _, nlo, nhi = nelo_interval(counts)
+        assert (math.isinf(lo), math.isinf(hi)) == (math.isinf(nlo), math.isinf(nhi)), counts
+    assert nelo_interval([0, 0, 1, 0, 0]) == (0.0, -math.inf, math.inf)
+    _, nlo, nhi = nelo_interval([1, 2, 3, 2, 2])
+    assert math.isfinite(nlo) and math.isfinite(nhi)
+
+
 def test_few_pairs_never_give_a_zero_width_interval():
     _, lo, hi = pair_interval([0, 0, 4, 0, 0])  # four drawn pairs: no spread observed
     assert lo < -50 and hi > 50
