@@ -1,7 +1,13 @@
 /*
- * The freestyle VCF/VCT threat solver of engine/mnk/solver.py, in C: the solver state
+ * The VCF/VCT threat solver of engine/mnk/solver.py, in C: the solver state
  * (LineState's window counts and hot lists), its small containers, and the search.
- * Included by _threatcore.c (the module); everything here is static.
+ * Included by _threatcore.c (the module) after _renju.h; everything here is static.
+ *
+ * Freestyle, and renju when the geometry says so.  Under renju the window counts still
+ * find every candidate, and LineState's renju answers are kept: black's completions are
+ * exactly five (s_wins_at), black's forbidden points are no moves of black's -- no four,
+ * three, double threat or defence (s_forbidden) -- and a white completion whose only
+ * block is forbidden for black cannot be stopped (unstoppable).
  *
  * Vocabulary as in engine/mnk/threats.py.  Cells are padded indices; a window is
  * K consecutive on-board cells; hot[p] holds the windows with no opponent
@@ -95,7 +101,7 @@ static void hs_free(HSet *h) { free(h->key); free(h->tag); free(h->used); memset
 struct S {
     const GeomObject *g;
     int k;
-    signed char *cells;
+    signed char *cells;   /* the padded board, with g->margin border cells on each side */
     short *cnt[3];      /* cnt[p][w]: stones of p in window w */
     int *hot[3];        /* hot windows of p, unordered */
     int nhot[3];
@@ -105,6 +111,7 @@ struct S {
     double deadline;    /* on this module's clock; < 0: none */
     int aborted;        /* 1: budget spent, 2: out of memory */
     HSet failed, failed_vct;
+    int renju;          /* g->renju */
 };
 
 static void oom(S *s) { s->aborted = 2; }
@@ -187,6 +194,28 @@ static int tick(S *s) {
     return 1;
 }
 
+/* Renju: may black not play the empty cell c?  (Never for white, never under freestyle.) */
+static inline int s_forbidden(S *s, int c, int p) {
+    return s->renju && p == 1 && rj_forbidden(s->cells, c, s->g->dirs) != RJ_ALLOWED;
+}
+
+/* Does p's stone on the empty cell c, found in a window of K-1 stones of p, win?  Always
+ * under freestyle and for white; black under renju needs exactly five (LineState.wins_at). */
+static inline int s_wins_at(S *s, int c, int p) {
+    if (!s->renju || p != 1) return 1;
+    int lo, hi, win = 0;
+    s->cells[c] = 1;
+    for (int i = 0; i < 4 && !win; i++) win = rj_run(s->cells, c, s->g->dirs[i], &lo, &hi) == 5;
+    s->cells[c] = 0;
+    return win;
+}
+
+/* p's completing cells w (not empty): can no single reply stop them all (not LineState.killers)?
+ * Two cannot be stopped by one stone; under renju neither can one that black may not block. */
+static inline int unstoppable(S *s, int p, const IVec *w) {
+    return w->n >= 2 || (w->n == 1 && s_forbidden(s, w->v[0], 3 - p));
+}
+
 /* Empty cells of the hot windows of p holding `count` stones, sorted. */
 static void empties_with(S *s, int p, int count, IVec *out) {
     const GeomObject *g = s->g;
@@ -203,23 +232,79 @@ static void empties_with(S *s, int p, int count, IVec *out) {
 }
 
 /* LineState.completing: cells where p completes a line now. */
-static void completing(S *s, int p, IVec *out) { empties_with(s, p, s->k - 1, out); }
-
-/* LineState.new_completions (freestyle): completing cells in the windows through `cell`. */
-static int has_new_completion(S *s, int cell, int p) {
-    const GeomObject *g = s->g;
-    int k = s->k;
-    for (int i = g->cw_start[cell]; i < g->cw_start[cell + 1]; i++) {
-        int w = g->cw[i];
-        if (s->cnt[p][w] == k - 1 && s->cnt[3 - p][w] == 0) return 1;
-    }
-    return 0;
+static void completing(S *s, int p, IVec *out) {
+    empties_with(s, p, s->k - 1, out);
+    if (!s->renju || p != 1) return;
+    int m = 0;
+    for (int i = 0; i < out->n; i++)
+        if (s_wins_at(s, out->v[i], p)) out->v[m++] = out->v[i];
+    out->n = m;
 }
 
-/* LineState.four_options (freestyle): every four of p, who has no completing cell.
+/* LineState.new_completions: completing cells in the windows through `cell` (sorted when
+ * `out`; with out NULL, returns at the first). */
+static int new_completions(S *s, int cell, int p, IVec *out) {
+    const GeomObject *g = s->g;
+    int k = s->k, n = 0;
+    if (out) out->n = 0;
+    for (int i = g->cw_start[cell]; i < g->cw_start[cell + 1]; i++) {
+        int w = g->cw[i];
+        if (s->cnt[p][w] != k - 1 || s->cnt[3 - p][w] != 0) continue;
+        const int *win = g->win + w * k;
+        int c = -1;
+        for (int j = 0; j < k && c < 0; j++)
+            if (s->cells[win[j]] == 0) c = win[j];
+        if (c < 0 || !s_wins_at(s, c, p)) continue;
+        n++;
+        if (!out) return 1;
+        if (!iv_push(s, out, c)) break;
+    }
+    if (out) sort_unique(out);
+    return out ? out->n : n;
+}
+
+static int has_new_completion(S *s, int cell, int p) { return new_completions(s, cell, p, NULL); }
+
+/* No legal reply: the low half of a second edge of a four that black may not block. */
+#define NO_REPLY 0xFFFF
+
+/* Run [i, *end) of equal cells in edges; returns the cell. */
+static inline int run_of(const IVec *edges, int i, int *end) {
+    int c = edges->v[i] >> 16, j = i + 1;
+    while (j < edges->n && (edges->v[j] >> 16) == c) j++;
+    *end = j;
+    return c;
+}
+
+/* four_edges under renju, from the window pairs: black's fours on forbidden points go, and
+ * so do black's completions that are not exactly five; a four whose one completion black
+ * may not block gets a second edge to NO_REPLY.  (The pairs hold every four: a new
+ * completion lies in a window through the new stone, which held K-2 stones before.) */
+static void renju_fours(S *s, int p, IVec *edges) {
+    IVec out = {0};
+    for (int i = 0, j; i < edges->n; i = j) {
+        int c = run_of(edges, i, &j), kept = 0, last = -1;
+        if (s_forbidden(s, c, p)) continue;
+        s->cells[c] = (signed char)p; /* the rules' tests read the cells alone */
+        for (int e = i; e < j; e++) {
+            int b = edges->v[e] & 0xFFFF;
+            if (!s_wins_at(s, b, p)) continue;
+            if (!iv_push(s, &out, edges->v[e])) break;
+            kept++;
+            last = b;
+        }
+        if (kept == 1 && s_forbidden(s, last, 3 - p)) iv_push(s, &out, (c << 16) | NO_REPLY);
+        s->cells[c] = 0;
+    }
+    iv_free(edges);
+    *edges = out;
+}
+
+/* LineState.four_options: every four of p, who has no completing cell.
  * `edges` gets (cell << 16 | completion) sorted and unique: the options are its runs
  * of equal cell, the completions their low halves (one completion: the only reply;
- * two or more: a double threat). */
+ * two or more: a double threat, or under renju a four whose one completion black may
+ * not block, marked by a second edge to NO_REPLY). */
 static void four_edges(S *s, int p, IVec *edges) {
     const GeomObject *g = s->g;
     int k = s->k;
@@ -238,19 +323,12 @@ static void four_edges(S *s, int p, IVec *edges) {
         if (!iv_push(s, edges, (e[0] << 16) | e[1]) || !iv_push(s, edges, (e[1] << 16) | e[0])) return;
     }
     sort_unique(edges);
+    if (s->renju) renju_fours(s, p, edges);
 }
 
-/* Run [i, *end) of equal cells in edges; returns the cell. */
-static inline int run_of(const IVec *edges, int i, int *end) {
-    int c = edges->v[i] >> 16, j = i + 1;
-    while (j < edges->n && (edges->v[j] >> 16) == c) j++;
-    *end = j;
-    return c;
-}
-
-/* Moves of p after which it has at least `need` completing cells: need 1 is
- * LineState.fours, need 2 LineState.double_moves (under freestyle one stone stops a
- * single completion, never two). */
+/* Moves of p after which it has a completing cell (need 1: LineState.fours) or completing
+ * cells no single reply stops (need 2: LineState.double_moves; one stone stops a single
+ * completion, never two, unless black may not play it). */
 static void fours_with(S *s, int p, int need, IVec *out) {
     IVec now = {0};
     out->n = 0;
@@ -268,11 +346,12 @@ static void fours_with(S *s, int p, int need, IVec *out) {
         empties_with(s, p, s->k - 2, &cand);
         for (int i = 0; i < cand.n && !s->aborted; i++) {
             int c = cand.v[i];
-            if (iv_has(&now, c)) continue;
+            if (iv_has(&now, c) || s_forbidden(s, c, p)) continue;
             place(s, c, p);
             completing(s, p, &w);
+            int hit = need == 1 ? w.n > 0 : w.n > 0 && unstoppable(s, p, &w);
             take(s, c);
-            if (w.n >= need && !iv_push(s, out, c)) break;
+            if (hit && !iv_push(s, out, c)) break;
         }
         iv_free(&cand);
         iv_free(&w);
@@ -319,6 +398,7 @@ static void double_defences(S *s, int sd, const IVec *threats, IVec *out) {
         IVec w = {0};
         for (int i = 0; i < cand.n && !s->aborted; i++) {
             int m = cand.v[i];
+            if (s_forbidden(s, m, sd)) continue; /* black's forbidden points defend nothing */
             place(s, m, sd);
             completing(s, o, &w);
             int holds = !w.n;
@@ -427,7 +507,7 @@ static Line *vcf(S *s, int a, int depth) {
     completing(s, d, &w);
     int stopper = -1;
     if (w.n) {
-        if (w.n >= 2) goto fail; /* the defender completes a line whatever the fours */
+        if (unstoppable(s, d, &w)) goto fail; /* the defender completes a line whatever the fours */
         stopper = w.v[0];
     }
     four_edges(s, a, &edges);
@@ -473,6 +553,7 @@ static int threes_of(S *s, int p, int only, Three **out) {
     int had = w.n > 0;
     for (int i = 0; i < cand.n && !s->aborted; i++) {
         int c = cand.v[i];
+        if (s_forbidden(s, c, p)) continue;
         place(s, c, p);
         int threat;
         if (had) { completing(s, p, &w); threat = w.n > 0; }
@@ -530,7 +611,7 @@ static Line *vct(S *s, int a, int depth, int threes_left) {
     completing(s, d, &w);
     int stopper = -1;
     if (w.n) {
-        if (w.n >= 2) { hs_add(s, &s->failed_vct, key, threes_left); goto done; }
+        if (unstoppable(s, d, &w)) { hs_add(s, &s->failed_vct, key, threes_left); goto done; }
         stopper = w.v[0];
     }
     /* Branches: fours first (they cost no three), then threes, then a quiet stopper. */
@@ -593,7 +674,13 @@ static int s_alloc(S *s, const GeomObject *g) {
     memset(s, 0, sizeof *s);
     s->g = g;
     s->k = g->k;
-    s->cells = calloc((size_t)g->npad, 1);
+    s->renju = g->renju;
+    signed char *base = malloc((size_t)g->npad + 2 * (size_t)g->margin);
+    if (base) {
+        memset(base, 3, (size_t)g->npad + 2 * (size_t)g->margin);
+        memset(base + g->margin, 0, (size_t)g->npad);
+        s->cells = base + g->margin;
+    }
     int nw = g->nwin > 0 ? g->nwin : 1;
     for (int p = 1; p <= 2; p++) {
         s->cnt[p] = calloc((size_t)nw, sizeof(short));
@@ -604,7 +691,7 @@ static int s_alloc(S *s, const GeomObject *g) {
 }
 
 static void s_release(S *s) {
-    free(s->cells);
+    if (s->cells) free(s->cells - s->g->margin);
     for (int p = 1; p <= 2; p++) { free(s->cnt[p]); free(s->hot[p]); free(s->hotpos[p]); }
     hs_free(&s->failed);
     hs_free(&s->failed_vct);

@@ -1,5 +1,5 @@
 /*
- * engine.mnk._threatcore: the freestyle VCF/VCT solver of engine/mnk/solver.py, in C.
+ * engine.mnk._threatcore: the VCF/VCT solver of engine/mnk/solver.py, in C.
  *
  * The threat solver is where guided search spends most of its time (about two
  * thirds of a middle-game search under the profiler), and in Python it reaches
@@ -7,8 +7,8 @@
  * same candidate order, the same node counting, the same transposition sets
  * keyed by the same Zobrist hashes -- so for a given node budget it returns
  * exactly the line the Python solver returns (tests/test_threatcore.py checks
- * this on thousands of positions).  Only the freestyle rule with K >= 4 is
- * handled here; everything else stays on the Python path, which remains the
+ * this on thousands of positions).  Freestyle with K >= 4 and renju are
+ * handled here; the other rules stay on the Python path, which remains the
  * reference and the fallback when this extension was not built.
  *
  * Vocabulary as in engine/mnk/threats.py.  Cells are padded indices; a window is
@@ -40,6 +40,9 @@ typedef struct {
     int *cw_start;  /* npad + 1 offsets into cw */
     int *cw;        /* window ids through each cell */
     uint64_t *zob;  /* 2 keys per padded cell */
+    int renju;      /* black wins with exactly five and may not play its forbidden points */
+    int dirs[4];    /* the four padded steps (renju's line walks) */
+    int margin;     /* off-board cells kept before and after a state's padded cells */
 } GeomObject;
 
 static void geom_dealloc(GeomObject *g) {
@@ -51,11 +54,25 @@ static void geom_dealloc(GeomObject *g) {
 }
 
 static int geom_init(GeomObject *g, PyObject *args, PyObject *kwds) {
-    int npad, k;
+    int npad, k, renju = 0;
+    int dirs[4] = {0, 0, 0, 0};
     PyObject *windows, *zobrist;
-    static char *kwlist[] = {"npad", "k", "windows", "zobrist", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOO", kwlist, &npad, &k, &windows, &zobrist))
+    static char *kwlist[] = {"npad", "k", "windows", "zobrist", "renju", "directions", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOO|p(iiii)", kwlist, &npad, &k, &windows, &zobrist,
+                                     &renju, &dirs[0], &dirs[1], &dirs[2], &dirs[3]))
         return -1;
+    int margin = 1;
+    for (int i = 0; i < 4; i++) {
+        if (dirs[i] < 0 || dirs[i] >= npad || (renju && dirs[i] == 0)) {
+            PyErr_SetString(PyExc_ValueError, "renju needs the four positive padded steps");
+            return -1;
+        }
+        if (dirs[i] + 1 > margin) margin = dirs[i] + 1;
+    }
+    if (renju && k != 5) {
+        PyErr_SetString(PyExc_ValueError, "renju is played with five in a row");
+        return -1;
+    }
     PyObject *wseq = PySequence_Fast(windows, "windows must be a sequence");
     if (!wseq) return -1;
     PyObject *zseq = PySequence_Fast(zobrist, "zobrist must be a sequence");
@@ -70,6 +87,11 @@ static int geom_init(GeomObject *g, PyObject *args, PyObject *kwds) {
     g->npad = npad;
     g->k = k;
     g->nwin = (int)nwin;
+    g->renju = renju;
+    memcpy(g->dirs, dirs, sizeof dirs);
+    /* A step back from the first row's first cell lands before the padded list (Python reads
+     * its last cell there, a border cell too): the states keep border cells on both sides. */
+    g->margin = margin;
     g->win = malloc(sizeof(int) * (size_t)(nwin * k + 1));
     g->cw_start = calloc((size_t)npad + 1, sizeof(int));
     g->cw = malloc(sizeof(int) * (size_t)(nwin * k + 1));
@@ -132,7 +154,8 @@ fail:
 static PyTypeObject GeomType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "engine.mnk._threatcore.Geometry",
-    .tp_doc = "Geometry(npad, k, windows, zobrist): window tables of one board configuration.",
+    .tp_doc = "Geometry(npad, k, windows, zobrist, renju=False, directions=(0, 0, 0, 0)): window tables\n"
+              "of one board configuration; under renju the four padded steps are needed.",
     .tp_basicsize = sizeof(GeomObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,
@@ -140,19 +163,20 @@ static PyTypeObject GeomType = {
     .tp_dealloc = (destructor)geom_dealloc,
 };
 
+#include "_renju.h"
 #include "_solver.h"
 #include "_tree.h"
 #include "_tree_knowledge.h"
 #include "_tree_search.h"
 #include "_tree_module.h"
-#include "_renju.h"
 
 /* ------------------------------------------------------------------------ */
 /* Python entry point.                                                       */
 
 PyDoc_STRVAR(solve_doc,
 "solve(geometry, cells, attacker, max_nodes, seconds, threes, deepen) -> (status, line)\n\n"
-"Freestyle threat search on the padded `cells` (not modified) for `attacker` (1 or 2) to move.\n"
+"Threat search (freestyle, or renju when the geometry says so) on the padded `cells` (not\n"
+"modified) for `attacker` (1 or 2) to move.\n"
 "threes < 0: VCF (solver._vcf); otherwise VCT (solver._vct) with that many threes, or with\n"
 "1, 2, ... threes on one budget when `deepen` (threats.find_vct).  `seconds`: time left, or\n"
 "None.  status 1: won, line = padded cells; 0: no win found; -1: budget spent.");
@@ -308,7 +332,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "engine.mnk._threatcore",
-    "The freestyle VCF/VCT threat solver of engine.threats, in C (same results, same node counts).",
+    "The VCF/VCT threat solver of engine.mnk.solver (freestyle and renju), the guided tree and renju's forbidden points, in C (same results, same node counts).",
     -1, methods,
 };
 

@@ -1,6 +1,9 @@
 /*
  * Guided MCTS in C: guided mode's tree search for the boards the C solver handles
- * (freestyle, K >= 4), tens of thousands of nodes a second.  The Python side is
+ * (freestyle with K >= 4, and renju), tens of thousands of nodes a second.  Under renju
+ * black's forbidden points are never listed, and the threat knowledge is the solver's
+ * renju knowledge (_solver.h); the static evaluation and the window priors count
+ * black's windows as under freestyle.  The Python side is
  * engine/mnk/native.py; the reference it is tested against is the generic MCTS
  * (engine/search/mcts.py) with engine/mnk/leaves.py's GuidedLeaves (tests/test_tree_pair.py).
  *

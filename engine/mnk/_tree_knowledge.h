@@ -124,7 +124,8 @@ static void vcf_candidates(TreeObject *t, int sd, const Line *line, IVec *out) {
 }
 
 /* defence._defence_cells for sd to move, who has no completion and faces none:
- * returns 1 with the defence set in out (sorted), or 0 when nothing restricts the moves. */
+ * returns 1 with the defence set in out (sorted), or 0 when nothing restricts the moves
+ * (or, under renju, when every defence of black's is forbidden). */
 static int defence_cells(TreeObject *t, int sd, IVec *out) {
     int o = 3 - sd, aborted;
     IVec counters = {0}, threats = {0}, base = {0};
@@ -160,6 +161,14 @@ static int defence_cells(TreeObject *t, int sd, IVec *out) {
     if (restricted)
         for (int i = 0; i < counters.n; i++) iv_push(&t->s, out, counters.v[i]);
     sort_unique(out);
+    if (t->s.renju && sd == 1) {
+        /* A forbidden defence is no defence; with none left the node lists its ordinary
+         * candidates, and its children prove the loss. */
+        int m = 0;
+        for (int i = 0; i < out->n; i++)
+            if (!s_forbidden(&t->s, out->v[i], sd)) out->v[m++] = out->v[i];
+        out->n = m;
+    }
     iv_free(&counters);
     iv_free(&threats);
     iv_free(&base);

@@ -39,7 +39,9 @@ static long alloc_edges(TreeObject *t, int count) {
     return at;
 }
 
-/* The exact status of a new node with p to move (Searcher._new_node). */
+/* The exact status of a new node with p to move (Searcher._new_node): the opponent's
+ * completions are a loss when no move stops them (two, or under renju one that black may
+ * not block). */
 static void classify_new(TreeObject *t, TNode *n, int p) {
     IVec w = {0};
     completing(&t->s, p, &w);
@@ -47,7 +49,7 @@ static void classify_new(TreeObject *t, TNode *n, int p) {
     else if (t->stones == t->area) n->proven = T_DRAW;
     else {
         completing(&t->s, 3 - p, &w);
-        if (w.n >= 2) { n->proven = T_LOSS; n->plies = 2; }
+        if (w.n && unstoppable(&t->s, 3 - p, &w)) { n->proven = T_LOSS; n->plies = 2; }
     }
     iv_free(&w);
 }
@@ -69,19 +71,25 @@ static int cmp_cand(const void *x, const void *y) {
 }
 
 /* Give node n the moves `cells` (count m), ordered by window score with priors;
- * at most `cap` of them (cap <= 0: all). */
-static void set_moves(TreeObject *t, TNode *n, const int *cells, int m, int p, int cap) {
+ * at most `cap` of them (cap <= 0: all).  With `allowed`, black's forbidden points under
+ * renju are passed over, tested in score order only until `cap` moves are found.
+ * Returns the number of moves given; 0 leaves the node as it was. */
+static int set_moves(TreeObject *t, TNode *n, const int *cells, int m, int p, int cap, int allowed) {
     Cand *cand = malloc(sizeof(Cand) * (size_t)(m > 0 ? m : 1));
-    if (!cand) { t->oom = 1; return; }
+    if (!cand) { t->oom = 1; return 0; }
     for (int i = 0; i < m; i++) {
         cand[i].cell = cells[i];
         cand[i].score = cell_score(t, cells[i], p);
         cand[i].rank = t->rank[cells[i]];
     }
     qsort(cand, (size_t)m, sizeof(Cand), cmp_cand);
-    int keep = cap > 0 && m > cap ? cap : m;
-    long at = alloc_edges(t, keep);
-    if (at < 0) { free(cand); return; }
+    int want = cap > 0 && m > cap ? cap : m, keep = 0, seen = 0;
+    for (; seen < m && keep < want; seen++) {
+        if (allowed && s_forbidden(&t->s, cand[seen].cell, p)) continue;
+        cand[keep++] = cand[seen];
+    }
+    long at = keep || !m ? alloc_edges(t, keep) : -1;
+    if (at < 0) { free(cand); return 0; }
     double top = keep ? cand[0].score : 1.0;
     for (int i = 0; i < keep; i++) {
         edge_init(&t->edge[at + i], cand[i].cell, (float)(top > 0 ? t->bias * cand[i].score / top : 0.0));
@@ -90,8 +98,9 @@ static void set_moves(TreeObject *t, TNode *n, const int *cells, int m, int p, i
     n->nedges = keep;
     n->next_new = 0;
     n->complete = keep == t->area - t->stones;
-    n->capped = keep < m;
+    n->capped = seen < m;
     free(cand);
+    return keep;
 }
 
 /* A single forced move (a block, or the first move of a proven win). */
@@ -102,6 +111,14 @@ static void set_forced(TreeObject *t, TNode *n, int cell) {
     n->edges = at;
     n->nedges = 1;
     n->next_new = 0;
+}
+
+/* Every empty cell. */
+static int empty_cells(TreeObject *t, int *out) {
+    int m = 0;
+    for (int i = 0; i < t->area; i++)
+        if (t->s.cells[t->board_cells[i]] == 0) out[m++] = t->board_cells[i];
+    return m;
 }
 
 /* Empty cells near a stone (all empty cells on small boards, the centre on an empty one). */
@@ -149,7 +166,7 @@ static void expand(TreeObject *t, int ni, int p, int cap) {
     }
     IVec def = {0};
     if (defence_cells(t, p, &def)) {
-        set_moves(t, &t->nodes[ni], def.v, def.n, p, 0);
+        set_moves(t, &t->nodes[ni], def.v, def.n, p, 0, 0);
         t->nodes[ni].complete = def.n == t->area - t->stones;
         iv_free(&def);
         return;
@@ -158,12 +175,19 @@ static void expand(TreeObject *t, int ni, int p, int cap) {
     int *cells = malloc(sizeof(int) * (size_t)t->area);
     if (!cells) { t->oom = 1; return; }
     int m = candidate_cells(t, cells);
-    set_moves(t, &t->nodes[ni], cells, m, p, cap);
+    if (!set_moves(t, &t->nodes[ni], cells, m, p, cap, 1) && m > 0 && !t->oom) {
+        /* Every candidate is forbidden for black: every empty cell, then (black with no
+         * legal move at all, too rare to need a rule) the forbidden points themselves. */
+        m = empty_cells(t, cells);
+        if (!set_moves(t, &t->nodes[ni], cells, m, p, cap, 1) && !t->oom)
+            set_moves(t, &t->nodes[ni], cells, m, p, cap, 0);
+    }
     free(cells);
 }
 
-/* Add every empty cell not yet listed (before a node whose moves all lose is proven lost). */
-static void widen(TreeObject *t, int ni) {
+/* Add every empty cell p may play not yet listed (before a node whose moves all lose is
+ * proven lost; black's forbidden points stay out). */
+static void widen(TreeObject *t, int ni, int p) {
     TNode *n = &t->nodes[ni];
     int extra = 0;
     for (int i = 0; i < t->area; i++) if (t->s.cells[t->board_cells[i]] == 0) extra++;
@@ -180,7 +204,7 @@ static void widen(TreeObject *t, int ni) {
         if (t->s.cells[c] != 0) continue;
         int listed = 0;
         for (int e = 0; e < n->nedges && !listed; e++) listed = t->edge[at + e].move == c;
-        if (listed) continue;
+        if (listed || s_forbidden(&t->s, c, p)) continue;
         edge_init(&t->edge[j++], c, 0.0f);
     }
     n->edges = at;
@@ -211,9 +235,9 @@ static int select_edge(TreeObject *t, TNode *n) {
     return best;
 }
 
-/* After child edge i of node ni was proven (MCTS-Solver); the board holds ni's position.
- * Returns 1 when ni became proven. */
-static int prove(TreeObject *t, int ni, int i) {
+/* After child edge i of node ni was proven (MCTS-Solver); the board holds ni's position,
+ * p to move.  Returns 1 when ni became proven. */
+static int prove(TreeObject *t, int ni, int i, int p) {
     TNode *n = &t->nodes[ni];
     TNode *ch = &t->nodes[t->edge[n->edges + i].child];
     if (ch->proven == T_LOSS) {
@@ -229,7 +253,7 @@ static int prove(TreeObject *t, int ni, int i) {
         if (t->nodes[c].proven == T_DRAW) any_draw = 1;
         else if (t->nodes[c].plies > longest) longest = t->nodes[c].plies;
     }
-    if (!n->complete) { widen(t, ni); return 0; }
+    if (!n->complete) { widen(t, ni, p); return 0; }
     n->proven = any_draw ? T_DRAW : T_LOSS;
     n->plies = (short)(any_draw ? 0 : longest + 1);
     return 1;
@@ -289,6 +313,7 @@ static void iterate(TreeObject *t, Step *path) {
     if (depth > t->max_depth) t->max_depth = depth;
     int check = 1;
     for (int j = depth - 1; j >= 0; j--) {
+        int mover = t->s.cells[path[j].move];
         tree_take(t, path[j].move);
         value = 1.0 - value;
         TNode *n = &t->nodes[path[j].node];
@@ -298,7 +323,7 @@ static void iterate(TreeObject *t, Step *path) {
         n->visits += 1;
         if (check) {
             int c = e->child;
-            check = c >= 0 && t->nodes[c].proven && prove(t, path[j].node, path[j].edge);
+            check = c >= 0 && t->nodes[c].proven && prove(t, path[j].node, path[j].edge, mover);
         }
     }
     t->nodes[0].visits += depth == 0;
@@ -358,6 +383,7 @@ static void list_all_root_moves(TreeObject *t) {
     int m = candidate_cells(t, cells), extra = 0;
     double top = 0.0;
     for (int i = 0; i < m; i++) {
+        if (s_forbidden(&t->s, cells[i], p)) continue;
         double sc = cell_score(t, cells[i], p);
         if (sc > top) top = sc;
         int listed = 0;

@@ -61,6 +61,7 @@ def positions() -> list[BenchPosition]:
         BenchPosition("middle", g15, tuple(_MIDDLE_15)),
         BenchPosition("middle", GameConfig.square(15, 5, Rule.EXACT), tuple(_MIDDLE_15)),
         BenchPosition("middle", GameConfig.square(15, 5, Rule.CARO), tuple(_MIDDLE_15)),
+        BenchPosition("middle", GameConfig.square(15, 5, Rule.RENJU), tuple(_MIDDLE_15)),
         BenchPosition("empty", GameConfig.square(7, 4)),
         BenchPosition("middle", GameConfig.square(7, 4), tuple(_MIDDLE_7)),
         BenchPosition("empty", GameConfig.square(3, 3)),

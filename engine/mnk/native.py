@@ -4,7 +4,7 @@
 mode's tree search -- the same threat knowledge, window priors, static evaluation,
 progressive bias and widening and MCTS-Solver proofs as the generic MCTS
 (:mod:`engine.search.mcts`) with :class:`engine.mnk.leaves.GuidedLeaves` -- for the boards the C solver handles
-(freestyle, K >= 4).  It makes tens of thousands of tree nodes a second where the Python
+(freestyle with K >= 4, and renju).  It makes tens of thousands of tree nodes a second where the Python
 tree makes one or two thousand (docs/RESULTS.md).  It is a second tree on purpose: the
 generic MCTS is the reference it is tested against (``tests/engine/test_tree_pair.py``: the same
 proofs, and the same move where one move wins).
@@ -36,7 +36,7 @@ from ..search.limits import Limits, SearchInfo, SearchResult
 from .evaluation import OPPONENT_WEIGHTS, OWN_WEIGHTS, TEMPO, _by_count
 from .options import MnkOptions, Mode
 from .patterns import DEAD_CELL_SCORE, geometry, score_weights
-from .rules import Board, GameConfig
+from .rules import Board, GameConfig, Player, Rule
 from .solver import _native_geometry, _threatcore, fast_solver
 
 _WIN, _LOSS, _DRAW = 1, 2, 3  # node status codes of the C tree (for the node's side to move)
@@ -121,8 +121,12 @@ class NativeSearcher:
             self._tree.set_root(board.cells, int(board.to_move))
         self._history = history
         self._wins = sorted(board.winning_cells(board.to_move))
-        self._threats = sorted(board.winning_cells(board.to_move.other))
-        self._threatened = bool(self._threats)
+        threats = sorted(board.winning_cells(board.to_move.other))
+        self._threatened = bool(threats)
+        if threats and board.config.rule is Rule.RENJU and board.to_move is Player.FIRST:
+            # A block on a forbidden point is no move: a root lost at once offers black's legal ones.
+            threats = [m for m in threats if board.forbidden(m) is None] or board.legal_moves()
+        self._threats = threats
         self._ready = True
         return reused
 

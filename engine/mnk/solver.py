@@ -1,7 +1,7 @@
 """The threat-space solver: victory by continuous fours (VCF) and by threats (VCT).
 
 Python for every rule and win length, and the same search in C (``_solver.h``, part of the
-optional extension) for freestyle with K >= 4: the same candidate order, node counting and
+optional extension) for freestyle with K >= 4 and for renju: the same candidate order, node counting and
 transposition sets, so for a given node budget both return exactly the same line
 (``tests/engine/test_threatcore.py``).  :func:`_solve` is the one entry point that picks between
 them; ``MNK_PURE_PYTHON=1`` keeps everything in Python.  Vocabulary: :mod:`engine.mnk.threats`.
@@ -31,7 +31,7 @@ try:  # the same solver in C (engine/mnk/_threatcore.c), built at install when a
 except ImportError:  # pragma: no cover - depends on the build
     _threatcore = None
 
-#: Run freestyle solves (K >= 4) in the C solver when it was built.  It returns exactly what
+#: Run freestyle (K >= 4) and renju solves in the C solver when it was built.  It returns exactly what
 #: the Python solver returns for the same budget; ``MNK_PURE_PYTHON=1`` turns it off, to
 #: measure the difference or to rule it out.
 USE_NATIVE = _threatcore is not None and not os.environ.get("MNK_PURE_PYTHON")
@@ -220,15 +220,22 @@ def _compact(board: Board, padded_cells: Sequence[int]) -> list[int]:
 
 
 def fast_solver(config: GameConfig) -> bool:
-    """Do this configuration's solver runs go to the C solver (freestyle, K >= 4, built, on)?"""
-    return USE_NATIVE and config.rule is Rule.FREESTYLE and config.win_length >= 4
+    """Do this configuration's solver runs go to the C solver (freestyle with K >= 4, or renju;
+    built and on)?"""
+    if not USE_NATIVE:
+        return False
+    return config.rule is Rule.RENJU or (config.rule is Rule.FREESTYLE and config.win_length >= 4)
 
 
 @functools.lru_cache(maxsize=32)
 def _native_geometry(config: GameConfig):
-    """The C solver's copy of the window tables and Zobrist keys of ``config``."""
+    """The C solver's copy of the window tables and Zobrist keys of ``config`` (and, under
+    renju, the padded steps its line walks take)."""
     geom = geometry(config)
-    return _threatcore.Geometry(config.padded_size, config.win_length, geom.windows, geom.zobrist)
+    return _threatcore.Geometry(
+        config.padded_size, config.win_length, geom.windows, geom.zobrist,
+        renju=config.rule is Rule.RENJU, directions=config.directions,
+    )
 
 
 def _solve(
@@ -238,8 +245,8 @@ def _solve(
 
     ``threes < 0``: a VCF (:func:`_vcf`); otherwise a VCT (:func:`_vct`) with ``threes`` threes,
     or, with ``deepen``, with 1, 2, ... ``threes`` of them on one budget (see :func:`find_vct`).
-    Raises :class:`_Abort` when the budget runs out.  Freestyle with K >= 4 runs in the C
-    solver when it is available (the same line for the same budget, 20-40 times faster);
+    Raises :class:`_Abort` when the budget runs out.  Freestyle with K >= 4 and renju run in
+    the C solver when it is available (the same line for the same budget, 20-40 times faster);
     ``st`` is left as it was either way.
     """
     if fast_solver(st.config):

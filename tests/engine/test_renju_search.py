@@ -115,3 +115,69 @@ def test_rollouts_score_blacks_overline_as_no_win():
     # never wins, and white wins exactly when black fills (3,0) first.
     assert set(np.unique(winners)) <= {0, 2}
     assert (winners == 2).any() and (winners == 0).any()
+
+
+def test_guided_renju_runs_in_the_c_tree_where_it_is_built():
+    from engine.mnk import solver
+    from engine.mnk.native import NativeSearcher
+
+    if solver._threatcore is None or not solver.USE_NATIVE:
+        pytest.skip("the C extension was not built (or MNK_PURE_PYTHON is set)")
+    engine = open_engine(RENJU, options_for(RENJU, "guided"), seed=1)
+    assert isinstance(engine.tree, NativeSearcher)
+
+
+#: Random renju games (black to move or white) where freestyle's best line puts black on a
+#: point renju forbids: the positions where the rule changes what the search must see.
+RULE_MATTERS = [
+    [(5, 10), (4, 10), (9, 9), (4, 6), (4, 4), (5, 9), (8, 8), (4, 9), (5, 4), (7, 4), (6, 7), (6, 6), (4, 7), (8, 10)],
+    [(8, 7), (5, 6), (10, 5), (9, 9), (10, 4), (6, 6), (9, 4), (5, 5), (7, 6), (4, 9)],
+    [(9, 6), (6, 6), (7, 4), (6, 5), (4, 10), (9, 9), (8, 9), (4, 8), (10, 4), (5, 6), (9, 7), (10, 10), (10, 5),
+     (10, 7), (7, 7), (8, 7)],
+    [(4, 9), (4, 10), (8, 4), (7, 7), (7, 6), (10, 8), (7, 10), (8, 7), (5, 9), (10, 5)],
+    [(7, 7), (5, 9), (6, 4), (8, 5), (5, 4), (10, 10), (9, 7), (6, 7), (5, 7), (7, 4), (10, 9), (4, 10), (4, 4), (7, 8)],
+    [(8, 6), (7, 7), (5, 10), (5, 8), (6, 7), (5, 9), (9, 8), (8, 7), (9, 9), (9, 7), (6, 8), (9, 6), (10, 7), (7, 8)],
+]
+
+
+def _played(config: GameConfig, game) -> Board:
+    board = Board(config)
+    for x, y in game:
+        board.apply(config.move(x, y))
+    return board
+
+
+def _first_forbidden(board: Board, line) -> int | None:
+    """Where ``line`` (from ``board``) first puts black on a forbidden point, or None."""
+    replay = board.clone()
+    for i, m in enumerate(line):
+        if replay.is_terminal():
+            return None
+        if replay.to_move is Player.FIRST and replay.forbidden(m):
+            return i
+        replay.apply(m)
+    return None
+
+
+def test_the_rule_matters_in_these_positions():
+    """Freestyle's guided search would put black on a forbidden point in most of them."""
+    hits = 0
+    for game in RULE_MATTERS:
+        free = _played(FREE, game)
+        result = open_engine(FREE, options_for(FREE, "guided"), seed=2).search(free, Limits(nodes=3000))
+        hits += _first_forbidden(_played(RENJU, game), result.pv) is not None
+    assert hits >= 4
+
+
+@pytest.mark.parametrize("mode", ["uct", "guided"])
+def test_principal_variations_never_put_black_on_a_forbidden_point(mode):
+    """Deep in the tree, not only at the root: no line the search reports puts black on a
+    forbidden point, and the lines are long enough to say so."""
+    depth = 0
+    for game in RULE_MATTERS:
+        board = _played(RENJU, game)
+        engine = open_engine(RENJU, options_for(RENJU, mode), seed=2)
+        result = engine.search(board, Limits(nodes=3000 if mode == "guided" else 400))
+        assert _first_forbidden(board, [result.move] + result.pv[1:]) is None, game
+        depth += len(result.pv)
+    assert depth >= 2 * len(RULE_MATTERS)

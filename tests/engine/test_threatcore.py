@@ -4,7 +4,9 @@ For the same node budget the two must give the same answer: the same winning
 line, the same "no win", and running out of budget at the same node.  That is
 checked on random positions of several sizes and win lengths and on the won
 positions of ``data/conversion-15x15.json``, for the VCF, the VCT at fixed
-three counts and the deepening VCT.  (The semantics themselves are checked
+three counts and the deepening VCT, under freestyle and under renju (where black's
+completions are exactly five and its forbidden points are no moves, no threats and no
+defences).  (The semantics themselves are checked
 against brute force in tests/test_threats.py, which runs on the C solver for
 freestyle boards whenever it is built.)
 """
@@ -60,10 +62,14 @@ def _both(st: LineState, a: int, nodes: int, threes: int, deepen: bool, monkeypa
     return tuple(out)
 
 
-def _random_cases(seed: int, count: int):
+FREESTYLE_CASES = [(GameConfig(15, 15, 5), 22), (GameConfig(15, 15, 5), 34), (GameConfig(11, 9, 4), 16),
+                   (GameConfig(19, 19, 6), 40), (GameConfig(12, 12, 5), 26)]
+RENJU_CASES = [(GameConfig(15, 15, 5, Rule.RENJU), 24), (GameConfig(15, 15, 5, Rule.RENJU), 36),
+               (GameConfig(10, 12, 5, Rule.RENJU), 26)]
+
+
+def _random_cases(seed: int, count: int, configs=FREESTYLE_CASES):
     rng = random.Random(seed)
-    configs = [(GameConfig(15, 15, 5), 22), (GameConfig(15, 15, 5), 34), (GameConfig(11, 9, 4), 16),
-               (GameConfig(19, 19, 6), 40), (GameConfig(12, 12, 5), 26)]
     for i in range(count):
         cfg, stones = configs[i % len(configs)]
         a = rng.choice((1, 2))
@@ -88,6 +94,25 @@ def test_same_answers_as_python_on_random_positions(threes, deepen, nodes, monke
     assert kinds["line"] >= 3 and kinds["none"] >= 3, kinds
     if threes != -1:
         assert kinds["abort"] >= 3, kinds
+
+
+@native
+@pytest.mark.parametrize("threes,deepen,nodes", [(-1, False, 3000), (2, False, 1500), (3, True, 1500)],
+                         ids=["vcf", "vct2", "deepen3"])
+def test_same_answers_as_python_under_renju(threes, deepen, nodes, monkeypatch):
+    """Renju in C: the same lines as the Python solver, on positions where the rule matters."""
+    kinds = {"line": 0, "none": 0, "abort": 0}
+    differs = 0  # answers that freestyle's solver would have given otherwise
+    for board, a in _random_cases(7 + threes, 90, RENJU_CASES):
+        st = LineState(board.config, board.cells)
+        c_answer, py_answer = _both(st, a, nodes, threes, deepen, monkeypatch)
+        assert c_answer == py_answer, board.render()
+        kinds["abort" if py_answer == "abort" else "line" if py_answer else "none"] += 1
+        cfg = board.config
+        free = LineState(GameConfig(cfg.width, cfg.height, 5), list(board.cells))
+        differs += _both(free, a, nodes, threes, deepen, monkeypatch)[0] != c_answer
+    assert kinds["line"] >= 3 and kinds["none"] + kinds["abort"] >= 3, kinds
+    assert differs >= 3, "the sample never needed renju's knowledge"
 
 
 @pytest.mark.slow
@@ -125,7 +150,7 @@ def test_deadline_stops_the_c_solver():
 
 @native
 def test_other_rules_and_short_lines_stay_on_the_python_solver(monkeypatch):
-    """Exact, caro and K < 4 are not handled in C: they must never reach it."""
+    """Exact, caro and K < 4 are not handled in C: they must never reach it (renju does)."""
     calls = []
     monkeypatch.setattr(solver, "USE_NATIVE", True)
     monkeypatch.setattr(solver._threatcore, "solve", lambda *a: calls.append(a) or (0, None), raising=False)
@@ -134,7 +159,8 @@ def test_other_rules_and_short_lines_stay_on_the_python_solver(monkeypatch):
         solver.find_vcf(board, 1)
     assert calls == []
     solver.find_vcf(Board(GameConfig(9, 9, 5)), 1)
-    assert len(calls) == 1
+    solver.find_vcf(Board(GameConfig(9, 9, 5, Rule.RENJU)), 1)
+    assert len(calls) == 2
 
 
 @native

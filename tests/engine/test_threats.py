@@ -46,7 +46,7 @@ def random_position(cfg: GameConfig, rng: random.Random, stones: int, to_move: i
     """A random unfinished position with about ``stones`` stones, ``to_move`` to play.
 
     Stones are dropped near the centre so lines actually form; moves that would
-    win are skipped.
+    win are skipped, and so are black's forbidden points under renju.
     """
     board = Board(cfg)
     cx, cy = cfg.width // 2, cfg.height // 2
@@ -58,6 +58,8 @@ def random_position(cfg: GameConfig, rng: random.Random, stones: int, to_move: i
         y = min(cfg.height - 1, max(0, cy + rng.randint(-spread, spread)))
         m = cfg.move(x, y)
         if board.is_empty(m) and not board.wins_if_played(m, board.to_move):
+            if board.to_move is Player.FIRST and board.forbidden(m):
+                continue  # renju: not black's forbidden points
             board.play(m)
     board.to_move = Player(to_move)  # threats do not depend on stone counts
     return board

@@ -15,7 +15,7 @@ from engine.mnk import solver
 from engine.mnk.engine import MnkEngine
 from engine.mnk.native import NativeSearcher
 from engine.mnk.options import MnkOptions
-from engine.mnk.rules import Board, GameConfig, Player
+from engine.mnk.rules import Board, GameConfig, Player, Rule
 from engine.search.limits import Limits
 from engine.search.mcts import MCTS
 
@@ -95,6 +95,44 @@ def test_both_trees_prove_the_exact_result_of_small_positions():
                 after.apply(result.move)
                 assert after.is_terminal() or exact_value(after, memo) == 0.0, "a proven win plays a winning move"
     assert decided >= 10
+
+
+def small_renju_positions(count: int, seed: int) -> list[Board]:
+    """Random 6x6 renju positions (five in a row) with 10 to 12 empty cells, not over, where
+    black has a legal move whenever it is to move."""
+    cfg = GameConfig(6, 6, 5, Rule.RENJU)
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        b = Board(cfg)
+        for _ in range(rng.randint(24, 26)):
+            moves = b.legal_moves()
+            if not moves:
+                break
+            b.apply(rng.choice(moves))
+            if b.is_terminal():
+                break
+        if not b.is_terminal() and b.legal_moves():
+            out.append(b)
+    return out
+
+
+@pytest.mark.slow
+def test_both_trees_prove_the_exact_result_of_small_renju_positions():
+    """Renju in the C tree: no proof contradicts minimax under renju (black's forbidden points
+    are no moves, black wins with exactly five), and both trees prove every decided position."""
+    memo: dict = {}
+    decided = 0
+    for board in small_renju_positions(10, seed=1):
+        truth = LABEL[exact_value(board.clone(), memo)]
+        c_result, py_result = both(board, Limits(nodes=30_000))
+        for result in (c_result, py_result):
+            assert result.proven in (truth, None), (board.history, result.proven, truth)
+            assert board.to_move is not Player.FIRST or board.forbidden(result.move) is None
+        if truth != "draw":
+            decided += 1
+            assert c_result.proven == py_result.proven == truth, (board.history, c_result.proven, py_result.proven)
+    assert decided >= 3
 
 
 def single_answer_puzzles() -> list[tuple[str, Board, int]]:
