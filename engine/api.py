@@ -42,11 +42,11 @@ def preload(game: Any) -> None:
 #: How much slower each game's engine runs without its C code, said once here for
 #: ``--version``, the start-up warning and ``pbrain-mcts bench``.  Measured with the games'
 #: own benches, like for like (docs/RESULTS.md, "Pure-Python fallback"): m,n,k's playouts a
-#: second in guided mode on 15x15 freestyle (the only mode and rules whose code is in C),
-#: Reversi's search under the same node limit (the same signature).
+#: second in guided mode on 15x15 freestyle and renju (the only mode and rules whose code is
+#: in C), Reversi's search under the same node limit (the same signature).
 PURE_PYTHON_SLOWDOWN = {
-    "mnk": "guided mode runs 8-27 times slower on freestyle boards; plain UCT and the exact and caro "
-           "rules have no C code",
+    "mnk": "guided mode runs 8-27 times slower on freestyle boards and about 11 times under renju; "
+           "plain UCT and the exact and caro rules have no C code",
     "reversi": "the search runs 60-100 times slower, its random playouts about 200 times and the endgame "
                "solver about 300 times",
 }
