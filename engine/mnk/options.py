@@ -3,7 +3,7 @@
 :meth:`MnkOptions.uct` is plain UCT (random playouts, the cheap exact knowledge of
 :mod:`engine.mnk.oracle`); :meth:`MnkOptions.guided` adds the threat knowledge, pattern
 priors, the static evaluation and the root threat search, with the tree in C where it
-can run (freestyle, K >= 4, the extension built).  The brain plays the guided preset;
+can run (freestyle with K >= 4, or renju; the extension built).  The brain plays the guided preset;
 the library's default is plain UCT.  The defaults of each preset were measured in
 matches (see docs/RESULTS.md).
 

@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=positive, default=1, metavar="N",
                    help="searching threads (default 1; at most the CPU count; INFO thread_num overrides): "
                         "with 2, guided mode runs its root threat search beside the tree on a second core "
-                        "where its tree runs in C (freestyle, K >= 4); elsewhere the search uses one thread")
+                        "where its tree runs in C (freestyle with K >= 4, and renju); elsewhere the search uses one thread")
     add_engine_options(p)
     p.add_argument("--quick", action="store_true", help="no search: instant win/block/centre moves (testing)")
     return p
