@@ -39,22 +39,12 @@ from engine.game import GameError
 from engine.reversi.ggf import parse_ggf
 from engine.reversi.rules import ReversiState
 
+from flooding import flood  # this folder: the fakes run as scripts from it
+
 
 def say(line: str) -> None:
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
-
-
-def flood(text: str, newline: bool) -> None:
-    """Print ``text`` as fast as the pipe takes it, for ever (one endless line without
-    ``newline``); exit once the reader has gone."""
-    block = ((text + "\n") if newline else text).encode() * 4096
-    try:
-        while True:
-            sys.stdout.buffer.write(block)
-            sys.stdout.buffer.flush()
-    except OSError:
-        os._exit(0)
 
 
 def pick(state: ReversiState, go: int, opt, rng: random.Random) -> str | None:
