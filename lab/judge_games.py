@@ -5,8 +5,8 @@
         matches/x/results.jsonl [--player engine2]
 
 Every position of every game, from the end of the opening to the last move,
-is sent to the judging brain (``BOARD ... DONE`` with ``INFO max_node``, as
-in lab/label_positions.py) and its last ``Eval <v>`` MESSAGE is read from
+is sent to the judging brain (``BOARD ... DONE`` with ``INFO max_node``) and
+its last ``Eval <v>`` MESSAGE is read from
 the point of view of ``--player``.  One line per game: the player's colour
 and result, the judge's verdict on the opening, the plies at which the player
 held a forced win by the judge (``+M`` with the player to move), and the
@@ -21,15 +21,65 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 
-from lab.label_positions import Brain
-
+#: Pause before each BOARD: some brains drop a command that arrives just as they print a move.
+SEND_DELAY_S = 0.03
 #: Score standing for a forced win (a mate), in the judge's units.
 MATE = 20000
 #: Scores beyond this (either way) count as an opening favouring one side.
 CLEAR_EDGE = 100
+
+
+class Brain:
+    """A brain process answering BOARD requests with a node limit."""
+
+    def __init__(self, command: list[str], nodes: int, width: int, height: int) -> None:
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.size = (width, height)
+        self._send(f"START {width}" if width == height else f"RECTSTART {width},{height}")
+        self._read_until(lambda line: line == "OK" or line.startswith("ERROR"))
+        for info in (f"INFO max_node {nodes}", "INFO timeout_turn 0", "INFO timeout_match 0"):
+            self._send(info)
+
+    def _send(self, text: str) -> None:
+        self.proc.stdin.write(text + "\n")
+        self.proc.stdin.flush()
+
+    def _read_until(self, done) -> list[str]:
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("the brain exited")
+            line = line.strip()
+            lines.append(line)
+            if done(line):
+                return lines
+
+    def label(self, moves):
+        """The judge's (best move [x, y] or None, last Eval text or None) for the side to move after ``moves``."""
+        time.sleep(SEND_DELAY_S)
+        mover = len(moves) % 2
+        self._send("BOARD")
+        for i, (x, y) in enumerate(moves):
+            self._send(f"{x},{y},{1 if i % 2 == mover else 2}")
+        self._send("DONE")
+        lines = self._read_until(lambda s: s.startswith("ERROR") or re.fullmatch(r"\d+,\d+", s) is not None)
+        evals = [m.group(1) for m in (re.search(r"\bEval (\S+)", s) for s in lines) if m]
+        if lines[-1].startswith("ERROR"):
+            return None, None
+        return [int(v) for v in lines[-1].split(",")], (evals[-1] if evals else None)
+
+    def close(self) -> None:
+        try:
+            self._send("END")
+            self.proc.wait(timeout=5)
+        except Exception:
+            self.proc.kill()
 
 
 def score(text: str | None) -> int | None:

@@ -14,7 +14,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 SUBSET = [
     "test_rules.py", "test_search_mcts.py", "test_mnk_tree.py", "test_api.py", "test_threats.py",
-    "test_tactics.py", "test_evaluation.py", "test_rollout.py", "test_roottactics.py", "test_tictactoe.py",
+    "test_tactics.py", "test_shapes.py", "test_rollout.py", "test_roottactics.py", "test_tictactoe.py",
     "test_reversi_rules.py", "test_reversi_solver.py", "test_reversi_kernel.py", "test_reversi_search.py",
     "test_reversi_ggf.py", "test_protocol_session.py",
 ]

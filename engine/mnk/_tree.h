@@ -2,8 +2,7 @@
  * Guided MCTS in C: guided mode's tree search for the boards the C solver handles
  * (freestyle with K >= 4, and renju), tens of thousands of nodes a second.  Under renju
  * black's forbidden points are never listed, and the threat knowledge is the solver's
- * renju knowledge (_solver.h); the static evaluation and the window priors count
- * black's windows as under freestyle.  The Python side is
+ * renju knowledge (_solver.h); the shapes count black's fives as exactly five.  The Python side is
  * engine/mnk/native.py; the reference it is tested against is the generic MCTS
  * (engine/search/mcts.py) with engine/mnk/leaves.py's GuidedLeaves (tests/test_tree_pair.py).
  *
@@ -18,14 +17,14 @@
  * loss):
  * - A node is created when a descent first reaches it, with its exact status: the side
  *   to move completes a line (a proven win), the opponent has two completions (a loss),
- *   the board is full (a draw).  Its value is the static line evaluation of
- *   engine/mnk/evaluation.py, kept up to date incrementally (four running sums over the
- *   windows, changed only by the windows through the stone set or cleared).
+ *   the board is full (a draw).  Its value is the learned shape value of
+ *   engine/mnk/shapes.py, kept up to date incrementally (line codes and four running
+ *   sums, changed only along the four lines through the stone set or cleared).
  * - Its moves are listed on the next descent through it (GuidedLeaves.expand): the
  *   block of the opponent's completion; a VCF (then a VCT) of the side to move proves a
  *   win; the defences against the opponent's double threat or VCF; else the empty cells
- *   within distance 2 of a stone.  Moves are ordered by the window scores of
- *   engine/mnk/patterns.cell_scores, which also give the progressive bias.  Below the root
+ *   within distance 2 of a stone.  Moves are ordered by the learned shape priors of
+ *   engine/mnk/shapes.py, which also give the progressive bias.  Below the root
  *   only the best `edge_cap` are listed; a node whose listed moves are all proven
  *   lost is widened to every empty cell before it is declared lost.
  * - Selection: untried moves in order while progressive widening allows
@@ -36,6 +35,12 @@
  * The position lives in one solver state S: a descent plays its moves with tree_place
  * and takes them back on the way up, so the solver runs on the tree's own counts.
  */
+
+#define SH_RADIUS 4
+#define SH_CODES 6561     /* 3 ** (2 * SH_RADIUS) */
+#define SH_CLASSES 10
+#define SH_COMBOS (SH_CLASSES * SH_CLASSES)
+#define SH_FEATURES (SH_COMBOS + SH_CLASSES)
 
 #define T_WIN 1
 #define T_LOSS 2
@@ -72,10 +77,18 @@ typedef struct {
     int *near_start, *near;  /* on-board cells within distance 2 of each padded cell */
     int *near_cnt;        /* stones within distance 2 of each padded cell */
     int stones;
-    double *own, *opp;    /* evaluation weights by stones of a live window (0..K) */
-    double *attack, *defence;  /* window-score weights by stones (0..K) */
-    double tempo, dead;
-    double sum[3][2];     /* per side: sum of own[c] and of opp[c] over its live windows */
+    /* Shape knowledge (engine/mnk/shapes.py): line codes per player, cell and direction
+     * (code[p][4 * cell + d]), the shape of each code per player, the learned weights,
+     * and the value's running sums. */
+    unsigned short *code[3];
+    int *line_start, *line_slot, *line_pw;  /* per cell x: the slots 4 * y + d of the cells y
+                                             * along its lines, and the digit x is to them */
+    unsigned char cls[3][SH_CODES];
+    double w_attack[SH_FEATURES], w_defence[SH_FEATURES], w_mine[SH_FEATURES], w_theirs[SH_FEATURES];
+    double w_attack_lines[SH_CODES], w_defence_lines[SH_CODES];  /* the priors' pattern tables */
+    double tempo;
+    double *c_mine[3], *c_theirs[3];  /* each empty cell's terms of the sums (0 when occupied) */
+    double sum[3][2];     /* per side: its cells' "mine" terms and "theirs" terms, summed */
     /* Options. */
     double c_eff, log_r, bias, widen;
     int vcf_nodes, defence_nodes, vct_nodes, vct_threes, vct_visits, edge_cap;

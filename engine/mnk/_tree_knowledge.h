@@ -1,58 +1,150 @@
-/* The guided tree's position and knowledge (see _tree.h): evaluation sums, window
- * scores, and the threat knowledge of a new node. */
+/* The guided tree's position and knowledge (see _tree.h): the learned shape value and
+ * priors, kept up to date as stones come and go, and the threat knowledge of a new node. */
 
 /* ------------------------------------------------------------------------ */
-/* The position: solver state plus evaluation sums and stone neighbourhoods. */
+/* The position: solver state plus shape codes, value sums and stone neighbourhoods. */
 
-static inline void sum_window(TreeObject *t, int a1, int a2, double sign) {
-    if (a2 == 0 && a1 > 0) { t->sum[1][0] += sign * t->own[a1]; t->sum[1][1] += sign * t->opp[a1]; }
-    else if (a1 == 0 && a2 > 0) { t->sum[2][0] += sign * t->own[a2]; t->sum[2][1] += sign * t->opp[a2]; }
+static const int SH_POW[2 * SH_RADIUS] = {1, 3, 9, 27, 81, 243, 729, 2187};
+
+/* The digit of a neighbour `off` cells along the line (-4..-1, 1..4): shapes.OFFSETS. */
+static inline int sh_digit(int off) { return off < 0 ? off + SH_RADIUS : off + SH_RADIUS - 1; }
+
+/* The combination and the four shapes of empty cell c for p, summed under weights w
+ * (shapes.ShapeBoard.feature_index: the best two shapes, then each shape). */
+static inline void sh_weigh(const TreeObject *t, int c, int p, const double *w1, const double *w2,
+                            double *out1, double *out2) {
+    const unsigned short *code = t->code[p] + 4 * c;
+    const unsigned char *cls = t->cls[p];
+    int s0 = cls[code[0]], s1 = cls[code[1]], s2 = cls[code[2]], s3 = cls[code[3]];
+    int a1 = s0 > s1 ? s0 : s1, b1 = s0 > s1 ? s1 : s0;
+    int a2 = s2 > s3 ? s2 : s3, b2 = s2 > s3 ? s3 : s2;
+    int top, second;
+    if (a1 >= a2) { top = a1; second = b1 > a2 ? b1 : a2; }
+    else { top = a2; second = b2 > a1 ? b2 : a1; }
+    int combo = top * SH_CLASSES + second;
+    *out1 = w1[combo] + w1[SH_COMBOS + s0] + w1[SH_COMBOS + s1] + w1[SH_COMBOS + s2] + w1[SH_COMBOS + s3];
+    *out2 = w2[combo] + w2[SH_COMBOS + s0] + w2[SH_COMBOS + s1] + w2[SH_COMBOS + s2] + w2[SH_COMBOS + s3];
+}
+
+/* Set cell c's terms of q's value sums (an occupied cell has none). */
+static inline void sh_refresh_one(TreeObject *t, int c, int q) {
+    double m = 0.0, th = 0.0;
+    if (t->s.cells[c] == 0) sh_weigh(t, c, q, t->w_mine, t->w_theirs, &m, &th);
+    t->sum[q][0] += m - t->c_mine[q][c];
+    t->sum[q][1] += th - t->c_theirs[q][c];
+    t->c_mine[q][c] = m;
+    t->c_theirs[q][c] = th;
+}
+
+static inline void sh_refresh(TreeObject *t, int c) {
+    sh_refresh_one(t, c, 1);
+    sh_refresh_one(t, c, 2);
+}
+
+/* Is padded cell y off the board (the walk along a line stops there)? */
+static inline int off_board(const TreeObject *t, int y) {
+    return y < 0 || y >= t->g->npad || t->s.cells[y] == 3;
+}
+
+/* Every line code and value term from the cells of t->s (a new root). */
+static void sh_load(TreeObject *t) {
+    const int npad = t->g->npad;
+    for (int q = 1; q <= 2; q++) {
+        memset(t->code[q], 0, sizeof(unsigned short) * 4 * (size_t)npad);
+        memset(t->c_mine[q], 0, sizeof(double) * (size_t)npad);
+        memset(t->c_theirs[q], 0, sizeof(double) * (size_t)npad);
+    }
+    memset(t->sum, 0, sizeof t->sum);
+    for (int i = 0; i < t->area; i++) {
+        int c = t->board_cells[i];
+        for (int d = 0; d < 4; d++)
+            for (int sign = -1; sign <= 1; sign += 2) {
+                int wall = 0;
+                for (int k = 1; k <= SH_RADIUS; k++) {
+                    int y = c + sign * k * t->dirs[d], pw = SH_POW[sh_digit(sign * k)];
+                    if (!wall && off_board(t, y)) wall = 1;
+                    int v = wall ? 3 : t->s.cells[y];
+                    for (int q = 1; q <= 2; q++)
+                        t->code[q][4 * c + d] += (unsigned short)(pw * (v == 0 ? 0 : v == q ? 1 : 2));
+                }
+            }
+    }
+    for (int i = 0; i < t->area; i++) sh_refresh(t, t->board_cells[i]);
+}
+
+/* The cells along the four lines of every board cell, up to SH_RADIUS away and short of
+ * the edge, as code slots with the digit the cell is to them (sh_move's walk, made once). */
+static int sh_lines(TreeObject *t) {
+    const int npad = t->g->npad;
+    t->line_start = calloc((size_t)npad + 1, sizeof(int));
+    t->line_slot = malloc(sizeof(int) * (size_t)(8 * SH_RADIUS * t->area + 1));
+    t->line_pw = malloc(sizeof(int) * (size_t)(8 * SH_RADIUS * t->area + 1));
+    if (!t->line_start || !t->line_slot || !t->line_pw) return 0;
+    int n = 0;
+    for (int x = 0; x < npad; x++) {
+        t->line_start[x] = n;
+        if (t->compact[x] < 0) continue;
+        for (int d = 0; d < 4; d++)
+            for (int side = -1; side <= 1; side += 2)
+                for (int k = 1; k <= SH_RADIUS; k++) {
+                    int y = x + side * k * t->dirs[d];
+                    if (y < 0 || y >= npad || t->compact[y] < 0) break;
+                    t->line_slot[n] = 4 * y + d;
+                    t->line_pw[n++] = SH_POW[sh_digit(-side * k)];  /* x seen from y */
+                }
+    }
+    t->line_start[npad] = n;
+    return 1;
+}
+
+/* Stone p set (sign 1) or taken (sign -1) at cell x: the codes of the cells along its four
+ * lines, and the value terms of the empty ones among them whose shape changed (a cell's
+ * terms depend on its shapes alone, and most distant stones change none). */
+static void sh_move(TreeObject *t, int x, int p, int sign) {
+    const int o = 3 - p;
+    unsigned short *code_p = t->code[p], *code_o = t->code[o];
+    const unsigned char *cls_p = t->cls[p], *cls_o = t->cls[o];
+    for (int i = t->line_start[x]; i < t->line_start[x + 1]; i++) {
+        int slot = t->line_slot[i], y = slot >> 2, pw = sign * t->line_pw[i];
+        int was_p = cls_p[code_p[slot]], was_o = cls_o[code_o[slot]];
+        code_p[slot] = (unsigned short)(code_p[slot] + pw);
+        code_o[slot] = (unsigned short)(code_o[slot] + 2 * pw);
+        if (t->s.cells[y] != 0) continue;
+        if (cls_p[code_p[slot]] != was_p) sh_refresh_one(t, y, p);
+        if (cls_o[code_o[slot]] != was_o) sh_refresh_one(t, y, o);
+    }
+    sh_refresh(t, x);
 }
 
 static void tree_place(TreeObject *t, int cell, int p) {
-    const GeomObject *g = t->g;
-    short *c1 = t->s.cnt[1], *c2 = t->s.cnt[2];
-    for (int i = g->cw_start[cell]; i < g->cw_start[cell + 1]; i++) {
-        int w = g->cw[i];
-        sum_window(t, c1[w], c2[w], -1.0);
-        sum_window(t, c1[w] + (p == 1), c2[w] + (p == 2), 1.0);
-    }
     place(&t->s, cell, p);
+    sh_move(t, cell, p, 1);
     for (int i = t->near_start[cell]; i < t->near_start[cell + 1]; i++) t->near_cnt[t->near[i]]++;
     t->stones++;
 }
 
 static void tree_take(TreeObject *t, int cell) {
-    const GeomObject *g = t->g;
     int p = t->s.cells[cell];
-    short *c1 = t->s.cnt[1], *c2 = t->s.cnt[2];
-    for (int i = g->cw_start[cell]; i < g->cw_start[cell + 1]; i++) {
-        int w = g->cw[i];
-        sum_window(t, c1[w], c2[w], -1.0);
-        sum_window(t, c1[w] - (p == 1), c2[w] - (p == 2), 1.0);
-    }
     take(&t->s, cell);
+    sh_move(t, cell, p, -1);
     for (int i = t->near_start[cell]; i < t->near_start[cell + 1]; i++) t->near_cnt[t->near[i]]--;
     t->stones--;
 }
 
-/* Evaluation value in (0, 1) for p to move (engine.evaluation.LineEvaluator). */
+/* Learned value in (0, 1) for p to move (shapes.ShapeBoard.values). */
 static inline double tree_value(const TreeObject *t, int p) {
     double logit = t->tempo + t->sum[p][0] + t->sum[3 - p][1];
     return 1.0 / (1.0 + exp(-logit));
 }
 
-/* Window score of the empty padded cell c for p (engine.patterns.cell_scores). */
+/* Prior logit of p playing the empty padded cell c (shapes.ShapeBoard.prior_logits). */
 static double cell_score(const TreeObject *t, int c, int p) {
-    const GeomObject *g = t->g;
-    const short *mine = t->s.cnt[p], *theirs = t->s.cnt[3 - p];
-    double sc = t->dead;
-    for (int i = g->cw_start[c]; i < g->cw_start[c + 1]; i++) {
-        int w = g->cw[i], a = mine[w], b = theirs[w];
-        if (b == 0) sc += t->attack[a];
-        if (a == 0) sc += t->defence[b];
-    }
-    return sc;
+    double a, unused, b;
+    sh_weigh(t, c, p, t->w_attack, t->w_attack, &a, &unused);
+    sh_weigh(t, c, 3 - p, t->w_defence, t->w_defence, &b, &unused);
+    const unsigned short *own = t->code[p] + 4 * c, *opp = t->code[3 - p] + 4 * c;
+    for (int d = 0; d < 4; d++) a += t->w_attack_lines[own[d]] + t->w_defence_lines[opp[d]];
+    return a + b;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -69,18 +161,20 @@ static Line *tree_solve(TreeObject *t, int attacker, long long nodes, int threes
 }
 
 /* defence._refutes: after s plays m, the opponent has no completion and no VCF found
- * (a spent budget counts as refuted: defence sets err towards more moves). */
+ * (a spent budget counts as refuted: defence sets err towards more moves).  Only the
+ * solver looks at the trial stone, so it is set in the solver state alone (the shapes and
+ * neighbourhoods stay the node's). */
 static int refutes(TreeObject *t, int m, int sd, long long nodes) {
     IVec w = {0};
     int ok = 1, aborted;
-    tree_place(t, m, sd);
+    place(&t->s, m, sd);
     completing(&t->s, 3 - sd, &w);
     if (w.n) ok = 0;
     else {
         Line *line = tree_solve(t, 3 - sd, nodes, -1, 0, &aborted);
         if (line) { ok = 0; free(line); }
     }
-    tree_take(t, m);
+    take(&t->s, m);
     iv_free(&w);
     return ok;
 }

@@ -17,42 +17,59 @@ static void tree_dealloc(TreeObject *t) {
     s_release(&t->s);
     free(t->board_cells); free(t->compact); free(t->rank);
     free(t->near_start); free(t->near); free(t->near_cnt);
-    free(t->own); free(t->opp); free(t->attack); free(t->defence);
+    free(t->line_start); free(t->line_slot); free(t->line_pw);
+    for (int q = 1; q <= 2; q++) { free(t->code[q]); free(t->c_mine[q]); free(t->c_theirs[q]); }
     Py_XDECREF(t->g);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 
-/* Read a sequence of K + 1 floats into a new array. */
-static double *read_weights(PyObject *obj, int k) {
-    PyObject *seq = PySequence_Fast(obj, "weights must be a sequence");
-    if (!seq) return NULL;
-    double *out = NULL;
-    if (PySequence_Fast_GET_SIZE(seq) != k + 1) {
-        PyErr_SetString(PyExc_ValueError, "weights need K + 1 entries (indexed by stones in a window)");
-    } else if ((out = malloc(sizeof(double) * (size_t)(k + 1))) == NULL) {
-        PyErr_NoMemory();
-    } else {
-        for (int i = 0; i <= k; i++) {
-            out[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
-            if (PyErr_Occurred()) { free(out); out = NULL; break; }
+/* Read a sequence of n floats into out; 0 with an exception set when it is not one. */
+static int read_weights(PyObject *obj, double *out, int n) {
+    PyObject *seq = PySequence_Fast(obj, "shape weights must be a sequence");
+    if (!seq) return 0;
+    int ok = PySequence_Fast_GET_SIZE(seq) == n;
+    if (!ok) PyErr_Format(PyExc_ValueError, "shape weights need %d entries", n);
+    for (int i = 0; ok && i < n; i++) {
+        out[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+        ok = !PyErr_Occurred();
+    }
+    Py_DECREF(seq);
+    return ok;
+}
+
+/* Read the two shape tables (bytes of SH_CODES shapes below SH_CLASSES, black's then white's). */
+static int read_classes(PyObject *obj, TreeObject *t) {
+    PyObject *seq = PySequence_Fast(obj, "classes must be a sequence");
+    if (!seq) return 0;
+    int ok = PySequence_Fast_GET_SIZE(seq) == 2;
+    for (int q = 1; ok && q <= 2; q++) {
+        PyObject *b = PySequence_Fast_GET_ITEM(seq, q - 1);
+        ok = PyBytes_Check(b) && PyBytes_GET_SIZE(b) == SH_CODES;
+        if (ok) {
+            const unsigned char *src = (const unsigned char *)PyBytes_AS_STRING(b);
+            for (int i = 0; ok && i < SH_CODES; i++) ok = src[i] < SH_CLASSES;
+            if (ok) memcpy(t->cls[q], src, SH_CODES);
         }
     }
     Py_DECREF(seq);
-    return out;
+    if (!ok) PyErr_Format(PyExc_ValueError, "classes must be two bytes objects of %d shapes below %d", SH_CODES, SH_CLASSES);
+    return ok;
 }
 
 static int tree_init(TreeObject *t, PyObject *args, PyObject *kwds) {
-    PyObject *geom_obj, *board_cells, *dirs, *own, *opp, *attack, *defence;
+    PyObject *geom_obj, *board_cells, *dirs, *classes, *attack, *defence, *attack_lines, *defence_lines, *mine, *theirs;
     int full_width;
-    static char *kwlist[] = {"geometry", "board_cells", "directions", "full_width", "own", "opponent", "tempo",
-                             "attack", "defence", "dead", "exploration", "per_leaf", "bias", "widening",
+    static char *kwlist[] = {"geometry", "board_cells", "directions", "full_width", "classes", "attack", "defence",
+                             "attack_lines", "defence_lines", "mine", "theirs", "tempo", "exploration", "per_leaf",
+                             "bias", "widening",
                              "vcf_nodes", "defence_nodes", "vct_nodes", "vct_threes", "vct_visits", "edge_cap",
                              "max_nodes", NULL};
     double per_leaf, c;
     int max_nodes;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!OOpOOdOOddddd" "iiiiiii", kwlist, &GeomType, &geom_obj,
-                                     &board_cells, &dirs, &full_width, &own, &opp, &t->tempo, &attack, &defence,
-                                     &t->dead, &c, &per_leaf, &t->bias, &t->widen, &t->vcf_nodes, &t->defence_nodes,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!OOpOOOOOOOddddd" "iiiiiii", kwlist, &GeomType, &geom_obj,
+                                     &board_cells, &dirs, &full_width, &classes, &attack, &defence, &attack_lines,
+                                     &defence_lines, &mine, &theirs,
+                                     &t->tempo, &c, &per_leaf, &t->bias, &t->widen, &t->vcf_nodes, &t->defence_nodes,
                                      &t->vct_nodes, &t->vct_threes, &t->vct_visits, &t->edge_cap, &max_nodes))
         return -1;
     if (t->g) { PyErr_SetString(PyExc_RuntimeError, "Tree is initialised once"); return -1; }
@@ -134,9 +151,18 @@ static int tree_init(TreeObject *t, PyObject *args, PyObject *kwds) {
             }
     }
     t->near_start[g->npad] = nn;
-    if (!(t->own = read_weights(own, g->k)) || !(t->opp = read_weights(opp, g->k)) ||
-        !(t->attack = read_weights(attack, g->k)) || !(t->defence = read_weights(defence, g->k)))
+    if (!sh_lines(t)) { PyErr_NoMemory(); return -1; }
+    if (!read_classes(classes, t) || !read_weights(attack, t->w_attack, SH_FEATURES) ||
+        !read_weights(defence, t->w_defence, SH_FEATURES) || !read_weights(attack_lines, t->w_attack_lines, SH_CODES) ||
+        !read_weights(defence_lines, t->w_defence_lines, SH_CODES) || !read_weights(mine, t->w_mine, SH_FEATURES) ||
+        !read_weights(theirs, t->w_theirs, SH_FEATURES))
         return -1;
+    for (int q = 1; q <= 2; q++) {
+        t->code[q] = calloc(4 * (size_t)g->npad, sizeof(unsigned short));
+        t->c_mine[q] = calloc((size_t)g->npad, sizeof(double));
+        t->c_theirs[q] = calloc((size_t)g->npad, sizeof(double));
+        if (!t->code[q] || !t->c_mine[q] || !t->c_theirs[q]) { PyErr_NoMemory(); return -1; }
+    }
     if (!s_alloc(&t->s, g)) { PyErr_NoMemory(); return -1; }
     t->cap_nodes = max_nodes;
     t->max_edge = (long)max_nodes * 24 + 4L * t->area;
@@ -174,7 +200,6 @@ static PyObject *tree_set_root(TreeObject *t, PyObject *args) {
     s_load(&t->s, cells);
     free(cells);
     memset(t->near_cnt, 0, sizeof(int) * (size_t)g->npad);
-    memset(t->sum, 0, sizeof t->sum);
     t->stones = 0;
     for (int i = 0; i < t->area; i++) {
         int c = t->board_cells[i], v = t->s.cells[c];
@@ -182,7 +207,7 @@ static PyObject *tree_set_root(TreeObject *t, PyObject *args) {
         t->stones++;
         for (int j = t->near_start[c]; j < t->near_start[c + 1]; j++) t->near_cnt[t->near[j]]++;
     }
-    for (int w = 0; w < g->nwin; w++) sum_window(t, t->s.cnt[1][w], t->s.cnt[2][w], 1.0);
+    sh_load(t);
     /* A new tree (the old nodes are dropped, their memory kept). */
     t->nnodes = 0;
     t->nedge = 0;
@@ -371,6 +396,30 @@ static PyObject *tree_value_py(TreeObject *t, PyObject *args) {
     return PyFloat_FromDouble(tree_value(t, p));
 }
 
+/* priors(moves, to_move) -> the prior logit of each empty compact move at the root. */
+static PyObject *tree_priors_py(TreeObject *t, PyObject *args) {
+    PyObject *moves;
+    int p;
+    if (!PyArg_ParseTuple(args, "Oi", &moves, &p)) return NULL;
+    if (!tree_ready(t)) return NULL;
+    if (p != 1 && p != 2) { PyErr_SetString(PyExc_ValueError, "to_move must be 1 or 2"); return NULL; }
+    PyObject *seq = PySequence_Fast(moves, "moves must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(n);
+    for (Py_ssize_t i = 0; out && i < n; i++) {
+        long m = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (PyErr_Occurred() || m < 0 || m >= t->area || t->s.cells[t->board_cells[m]] != 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "priors are of empty cells");
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, i, PyFloat_FromDouble(cell_score(t, t->board_cells[m], p)));
+    }
+    Py_DECREF(seq);
+    return out;
+}
+
 
 static PyObject *tree_advance(TreeObject *t, PyObject *arg) {
     if (!tree_ready(t)) return NULL;
@@ -419,6 +468,7 @@ static PyMethodDef tree_methods[] = {
     {"root", (PyCFunction)tree_root, METH_NOARGS, "root() -> (proven, plies, visits)."},
     {"counts", (PyCFunction)tree_counts, METH_NOARGS, "counts() -> (iterations, nodes, max_depth)."},
     {"value", (PyCFunction)tree_value_py, METH_VARARGS, "value(to_move) -> static evaluation of the root position."},
+    {"priors", (PyCFunction)tree_priors_py, METH_VARARGS, "priors(moves, to_move) -> prior logits of empty moves at the root."},
     {NULL, NULL, 0, NULL},
 };
 

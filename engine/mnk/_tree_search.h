@@ -64,13 +64,20 @@ static void edge_init(Edge *e, int cell, float prior) {
 
 typedef struct { int cell; double score; int rank; } Cand;
 
+/* The progressive bias of a move whose prior logit is `score`, the best move's `top`: the
+ * bias times the move's prior probability relative to the best (the Python tree's
+ * prior / top, with priors exp(logit)). */
+static inline float prior_of(const TreeObject *t, double score, double top) {
+    return (float)(t->bias * exp(score - top));
+}
+
 static int cmp_cand(const void *x, const void *y) {
     const Cand *a = x, *b = y;
     if (a->score != b->score) return a->score > b->score ? -1 : 1;
     return a->rank - b->rank;
 }
 
-/* Give node n the moves `cells` (count m), ordered by window score with priors;
+/* Give node n the moves `cells` (count m), ordered by prior (best first);
  * at most `cap` of them (cap <= 0: all).  With `allowed`, black's forbidden points under
  * renju are passed over, tested in score order only until `cap` moves are found.
  * Returns the number of moves given; 0 leaves the node as it was. */
@@ -90,10 +97,8 @@ static int set_moves(TreeObject *t, TNode *n, const int *cells, int m, int p, in
     }
     long at = keep || !m ? alloc_edges(t, keep) : -1;
     if (at < 0) { free(cand); return 0; }
-    double top = keep ? cand[0].score : 1.0;
-    for (int i = 0; i < keep; i++) {
-        edge_init(&t->edge[at + i], cand[i].cell, (float)(top > 0 ? t->bias * cand[i].score / top : 0.0));
-    }
+    double top = keep ? cand[0].score : 0.0;
+    for (int i = 0; i < keep; i++) edge_init(&t->edge[at + i], cand[i].cell, prior_of(t, cand[i].score, top));
     n->edges = at;
     n->nedges = keep;
     n->next_new = 0;
@@ -372,7 +377,7 @@ static int keep_subtree(TreeObject *t, int root) {
 }
 
 /* A root listed as an inner node holds only its best edge_cap candidates: append the
- * rest, by window score, so that the root offers every move a fresh tree would. */
+ * rest, by prior, so that the root offers every move a fresh tree would. */
 static void list_all_root_moves(TreeObject *t) {
     TNode *r = &t->nodes[0];
     if (r->proven || r->nedges < 0 || !r->capped) return;
@@ -381,7 +386,7 @@ static void list_all_root_moves(TreeObject *t) {
     Cand *cand = malloc(sizeof(Cand) * (size_t)t->area);
     if (!cells || !cand) { free(cells); free(cand); t->oom = 1; return; }
     int m = candidate_cells(t, cells), extra = 0;
-    double top = 0.0;
+    double top = -HUGE_VAL;
     for (int i = 0; i < m; i++) {
         if (s_forbidden(&t->s, cells[i], p)) continue;
         double sc = cell_score(t, cells[i], p);
@@ -400,8 +405,7 @@ static void list_all_root_moves(TreeObject *t) {
     if (at >= 0) {
         memcpy(&t->edge[at], &t->edge[r->edges], sizeof(Edge) * (size_t)r->nedges);
         for (int i = 0; i < extra; i++)
-            edge_init(&t->edge[at + r->nedges + i], cand[i].cell,
-                      (float)(top > 0 ? t->bias * cand[i].score / top : 0.0));
+            edge_init(&t->edge[at + r->nedges + i], cand[i].cell, prior_of(t, cand[i].score, top));
         r->edges = at;
         r->nedges += extra;
         r->capped = 0;

@@ -6,7 +6,7 @@
 - :class:`GuidedLeaves` (guided mode): the same candidates filtered and ordered by the
   threat knowledge (:mod:`engine.mnk.solver`, :mod:`engine.mnk.defence`: a VCF or VCT found is a proof, the
   opponent's threats leave only the defences, pattern priors order the rest), leaves
-  valued by the static line evaluation (:mod:`engine.mnk.evaluation`), mixed with
+  valued by the learned shape value (:mod:`engine.mnk.shapes`), mixed with
   playouts when ``eval_weight`` < 1.
 
 Both read the node facts of :class:`engine.mnk.oracle.LineOracle` (wins, threats, cells
@@ -21,8 +21,8 @@ import numpy as np
 
 from ..game import Expansion, Verdict
 from .cellsets import CellSets
-from .evaluation import LineEvaluator
 from .patterns import LineState, cell_scores
+from .shapes import shape_board
 from .rollout import RolloutKernel
 from .renju import allowed_cells
 from .rules import Board, GameConfig, Rule
@@ -140,7 +140,7 @@ class GuidedLeaves(PlayoutLeaves):
     2. the opponent has a completion: only the moves that stop it;
     3. the opponent threatens a double threat or a VCF: only the defence set (see
        :func:`engine.mnk.defence.defence_set`, ``defence_nodes`` per solver run), best first;
-    4. otherwise the candidates, ordered by window-pattern priors
+    4. otherwise the candidates, ordered by the learned shape priors
        (:func:`engine.mnk.patterns.cell_scores`).
 
     Budgets are solver nodes, not time, so a seeded search stays reproducible.
@@ -155,7 +155,7 @@ class GuidedLeaves(PlayoutLeaves):
         self.vct_nodes = max(0, vct_nodes)
         self.vct_threes = max(1, vct_threes)
         self.eval_weight = eval_weight
-        self.evaluator = LineEvaluator(config)
+        self.evaluator = shape_board(config)
 
     def expand(self, state: Board, verdict: Verdict | None, everything: bool = False) -> Expansion:
         """The candidates filtered and ordered by the threat knowledge (see the class doc)."""
@@ -180,15 +180,14 @@ class GuidedLeaves(PlayoutLeaves):
         if line is not None:
             return Expansion([unpad(line[0])], win_plies=THREAT_WIN_PLIES)
         defences = _defence_cells(st, s, None, self.defence_nodes)
-        counts = (st.cnt[1], st.cnt[2])
         if defences:
-            scores = cell_scores(cfg, work, s, sorted(defences), counts=counts)
+            scores = cell_scores(cfg, work, s, sorted(defences))
             ranked = sorted(defences, key=lambda c: (-scores.get(c, 0.0), c))
             return Expansion([unpad(c) for c in ranked], [scores.get(c, 0.0) for c in ranked],
                              complete=len(ranked) == empty_count)
         pad = cfg.pad
         moves = list(plain.moves)
-        scores = cell_scores(cfg, work, s, [pad[m] for m in moves], counts=counts)
+        scores = cell_scores(cfg, work, s, [pad[m] for m in moves])
         priors = [scores.get(pad[m], 0.0) for m in moves]
         order = sorted(range(len(moves)), key=lambda i: -priors[i])  # stable: ties keep the candidate order
         return Expansion([moves[i] for i in order], [priors[i] for i in order], complete=plain.complete)

@@ -1,7 +1,7 @@
 """Guided mode's tree search in C: m,n,k's specialised searcher beside the generic MCTS.
 
 ``engine/mnk/_tree.h`` (part of the optional ``engine.mnk._threatcore`` extension) runs guided
-mode's tree search -- the same threat knowledge, window priors, static evaluation,
+mode's tree search -- the same threat knowledge, shape priors and value (engine/mnk/shapes.py),
 progressive bias and widening and MCTS-Solver proofs as the generic MCTS
 (:mod:`engine.search.mcts`) with :class:`engine.mnk.leaves.GuidedLeaves` -- for the boards the C solver handles
 (freestyle with K >= 4, and renju).  It makes tens of thousands of tree nodes a second where the Python
@@ -33,10 +33,10 @@ from typing import Callable
 from ..game import GameError, Outcome
 from ..search.choice import Child, choose
 from ..search.limits import Limits, SearchInfo, SearchResult
-from .evaluation import OPPONENT_WEIGHTS, OWN_WEIGHTS, TEMPO, _by_count
 from .options import MnkOptions, Mode
-from .patterns import DEAD_CELL_SCORE, geometry, score_weights
+from .patterns import geometry
 from .rules import Board, GameConfig, Player, Rule
+from .shapes import player_classes, shape_board
 from .solver import _native_geometry, _threatcore, fast_solver
 
 _WIN, _LOSS, _DRAW = 1, 2, 3  # node status codes of the C tree (for the node's side to move)
@@ -65,9 +65,9 @@ class NativeSearcher:
     def __init__(self, config: GameConfig, options: MnkOptions, full_width: bool) -> None:
         self.config = config
         self.options = options
-        k = config.win_length
         big = config.area > 100
-        attack, defence = score_weights(k)
+        shapes = shape_board(config)
+        weights = shapes.weights
         budgets = options.budgets(True)
         know = options.knowledge
         tree = options.tree
@@ -77,12 +77,14 @@ class NativeSearcher:
             board_cells=list(geometry(config).board_cells),
             directions=list(config.directions),
             full_width=full_width,
-            own=[float(v) for v in _by_count(OWN_WEIGHTS, k)],
-            opponent=[float(v) for v in _by_count(OPPONENT_WEIGHTS, k)],
-            tempo=TEMPO,
-            attack=list(attack) + [0.0],
-            defence=list(defence) + [0.0],
-            dead=DEAD_CELL_SCORE,
+            classes=[table.tobytes() for table in player_classes(config)],
+            attack=weights.attack,
+            defence=weights.defence,
+            attack_lines=shapes.attack_lines.tolist(),
+            defence_lines=shapes.defence_lines.tolist(),
+            mine=weights.mine,
+            theirs=weights.theirs,
+            tempo=weights.tempo,
             exploration=tree.exploration,
             per_leaf=float(self.per_leaf),
             bias=tree.prior_bias,

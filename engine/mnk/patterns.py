@@ -14,7 +14,7 @@ they over-approximate (a full window may be an overline or a blocked caro
 five), so callers that need the truth confirm with :func:`engine.mnk.rules.run_wins`.
 
 - :class:`Geometry` / :func:`geometry`: the window tables of a config.
-- :func:`cell_scores`: pattern scores of candidate cells (move priors).
+- :func:`cell_scores`: the move priors of candidate cells (learned shapes, :mod:`engine.mnk.shapes`).
 - :class:`LineState`: window counts kept up to date while a solver sets and
   clears stones; it answers "where does ``p`` complete / make a four / make a
   double threat" exactly, for every rule (the vocabulary is defined in
@@ -31,9 +31,7 @@ import numpy as np
 
 from .renju import allowed_cells
 from .rules import EMPTY, GameConfig, Rule, run_wins
-
-#: Score of a cell that lies in no live window of either side.
-DEAD_CELL_SCORE = 0.01
+from .shapes import shape_board
 
 # Direction vectors (dx, dy) in the same order as GameConfig.directions.
 _DIRS = ((1, 0), (0, 1), (1, 1), (-1, 1))
@@ -121,40 +119,18 @@ def window_counts(geom: Geometry, cells: Sequence[int]) -> tuple[list[int], list
     return c1, c2
 
 
-@functools.lru_cache(maxsize=64)
-def score_weights(k: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """Per-window weights for a cell: (attack, defence) indexed by stones already in the window.
-
-    Playing into a live window holding ``c`` own stones is worth ``attack[c]``;
-    into one holding ``c`` opponent stones (and none of ours) ``defence[c]``.
-    Growth is steep so that one K-1 window outweighs many small ones, and
-    completing (c = K-1) is worth more than blocking it; attack slightly
-    outweighs defence at equal counts (having the move is worth a tempo).
-    """
-    attack = tuple(1.0 + 8.0 ** c for c in range(k))
-    defence = tuple(0.5 + 0.6 * 8.0 ** c for c in range(k))
-    if k >= 2:
-        attack = attack[:-1] + (attack[-1] * 50.0,)
-        defence = defence[:-1] + (defence[-1] * 20.0,)
-    return attack, defence
-
-
 def cell_scores(
     config: GameConfig,
     cells: Sequence[int],
     player: int,
     cells_to_score: Sequence[int] | None = None,
-    counts: tuple[Sequence[int], Sequence[int]] | None = None,
 ) -> dict[int, float]:
-    """Pattern score of every empty padded cell near stones (or of ``cells_to_score``) for ``player``.
+    """Prior score of every empty padded cell near stones (or of ``cells_to_score``) for ``player``.
 
-    ``cells`` is a padded board (``Board.cells`` layout).  The score sums, over
-    the windows through the cell, the attack weight of the window for
-    ``player`` (if it holds no opponent stone) and the defence weight (if it
-    holds no ``player`` stone), plus :data:`DEAD_CELL_SCORE`.  On an empty
-    board the cells of the central region are scored by closeness to the
-    centre instead.  ``counts``: the window counts of players 1 and 2 when the
-    caller has them already (e.g. a :class:`LineState`'s), else computed here.
+    ``cells`` is a padded board (``Board.cells`` layout).  The score is the learned shape
+    prior of :mod:`engine.mnk.shapes` (what ``player`` makes there and what the opponent
+    would), as ``exp(logit)`` relative to the best cell's (which scores 1).  On an empty
+    board the cells of the central region are scored by closeness to the centre instead.
     """
     cfg = config
     geom = geometry(cfg)
@@ -165,41 +141,13 @@ def cell_scores(
                 return centre_scores(cfg)
             # Every cell near a stone is taken: any empty cell is a candidate.
             cells_to_score = [c for c in geom.board_cells if cells[c] == EMPTY]
-    c1, c2 = counts if counts is not None else window_counts(geom, cells)
-    own, opp = (c1, c2) if player == 1 else (c2, c1)
     todo = [c for c in cells_to_score if cells[c] == EMPTY]
     if not todo:
         return {}
-    # Vectorised over the cells and their windows (a Python loop here was a fifth of
-    # guided mode's time per node): windows past a cell's own are a dummy id worth 0.
-    table, attack, defence = _score_tables(cfg)
-    n = len(own)
-    own_a = np.empty(n + 1, dtype=np.intp)
-    opp_a = np.empty(n + 1, dtype=np.intp)
-    own_a[:n] = own
-    opp_a[:n] = opp
-    own_a[n] = opp_a[n] = cfg.win_length  # the dummy's index into the zero-padded weights
-    wins = table[todo]
-    a = own_a[wins]
-    b = opp_a[wins]
-    s = (np.where(b == 0, attack[a], 0.0) + np.where(a == 0, defence[b], 0.0)).sum(axis=1)
-    s += DEAD_CELL_SCORE  # a cell in no live window is still a legal move (it may draw)
-    return dict(zip(todo, s.tolist()))
-
-
-@functools.lru_cache(maxsize=32)
-def _score_tables(config: GameConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Tables of :func:`cell_scores`: window ids of every padded cell, as a rectangle padded
-    with a dummy id (one past the last window), and the attack and defence weights indexed by
-    stones in a window, with a zero at index K for the dummy."""
-    geom = geometry(config)
-    dummy = len(geom.windows)
-    width = max((len(ws) for ws in geom.cell_windows), default=0)
-    table = np.full((config.padded_size, max(1, width)), dummy, dtype=np.intp)
-    for c, ws in enumerate(geom.cell_windows):
-        table[c, : len(ws)] = ws
-    attack, defence = score_weights(config.win_length)
-    return table, np.array(attack + (0.0,)), np.array(defence + (0.0,))
+    sb = shape_board(cfg)
+    board = np.asarray(cells)[sb.pad][None, :]
+    logits = sb.prior_logits(board, player, [cfg.unpadded(c) for c in todo])[0]
+    return dict(zip(todo, np.exp(logits - logits.max()).tolist()))
 
 
 def neighbourhood(geom: Geometry, cells: Sequence[int]) -> list[int]:

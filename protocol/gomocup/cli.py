@@ -58,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="time per move when the manager sends no time limit "
                         "(default 5000, or none with --max-playouts/--max-nodes)")
     p.add_argument("--mode", choices=("guided", "uct"), default=DEFAULT_MODE,
-                   help="guided (threat knowledge, priors and a static evaluation: the default) "
+                   help="guided (threat knowledge, and priors and a value learned from line shapes: the default) "
                         "or uct (plain UCT with random playouts)")
     p.add_argument("--threads", type=positive, default=1, metavar="N",
                    help="searching threads (default 1; at most the CPU count; INFO thread_num overrides): "

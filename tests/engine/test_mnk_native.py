@@ -19,10 +19,10 @@ from engine.mnk import solver
 from engine.mnk import roottactics
 from engine.mnk import defence
 from engine.mnk.engine import MnkEngine
-from engine.mnk.evaluation import LineEvaluator
 from engine.mnk.native import NativeSearcher, available
 from engine.mnk.options import MnkOptions
 from engine.mnk.patterns import cell_scores
+from engine.mnk.shapes import shape_board
 from engine.mnk.rules import Board, GameConfig, Rule
 from engine.search.limits import Limits
 from engine.search.mcts import MCTS
@@ -70,9 +70,9 @@ def test_engine_uses_the_c_tree_only_where_it_applies():
 
 
 @pytest.mark.parametrize("size,k", [(15, 5), (9, 4), (12, 6), (7, 4)])
-def test_static_evaluation_matches_the_python_evaluator(size, k):
+def test_shape_value_and_priors_match_the_python_shapes(size, k):
     config = GameConfig.square(size, k)
-    evaluator = LineEvaluator(config)
+    shapes = shape_board(config)
     s = native(config)
     rng = random.Random(size * 10 + k)
     pad = np.array([config.padded(m) for m in range(config.area)])
@@ -82,12 +82,38 @@ def test_static_evaluation_matches_the_python_evaluator(size, k):
             continue
         s.set_root(b)
         compact = np.array(b.cells)[pad][None, :]
+        empty = [m for m in range(config.area) if b.is_empty(m)]
         for p in (1, 2):
-            expected = float(evaluator.values(compact, np.array([p]))[0])
+            expected = float(shapes.values(compact, np.array([p]))[0])
             assert s._tree.value(p) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+            logits = shapes.prior_logits(compact, p, empty)[0]
+            assert s._tree.priors(empty, p) == pytest.approx(list(logits), rel=1e-9, abs=1e-9)
 
 
-def test_root_moves_are_the_cells_near_stones_best_window_score_first():
+def test_shape_sums_stay_exact_through_searches_and_advances():
+    # The C tree keeps its line codes and value sums incrementally: after searches (which
+    # place and take stones all over the tree) and moving the root on, they must equal a
+    # fresh computation.
+    config = C15
+    shapes = shape_board(config)
+    pad = np.array([config.padded(m) for m in range(config.area)])
+    rng = random.Random(11)
+    b = random_position(config, rng, 6)
+    s = native(config)
+    s.set_root(b)
+    for _ in range(6):
+        s.search(Limits(nodes=400))
+        move = s.root_moves()[0]
+        b.apply(move)
+        if b.is_over:
+            break
+        s.set_root(b)
+        compact = np.array(b.cells)[pad][None, :]
+        for p in (1, 2):
+            assert s._tree.value(p) == pytest.approx(float(shapes.values(compact, np.array([p]))[0]), rel=1e-9)
+
+
+def test_root_moves_are_the_cells_near_stones_best_prior_first():
     rng = random.Random(5)
     for _ in range(20):
         b = random_position(C15, rng, rng.randrange(2, 30))

@@ -1,0 +1,103 @@
+"""Label positions of m,n,k self-play games with a deeper search of the project's own engine.
+
+    python -m lab.mnk_labels games.jsonl.gz --nodes 3000 --workers 2 --out labels.jsonl.gz
+
+Reads the games of :mod:`lab.mnk_selfplay` and, for every position after the opening that
+is not over, runs guided mode with ``--nodes`` tree nodes (no clock, so the labels do not
+depend on the machine's speed; the engine is seeded from the game's seed and number).  One
+JSON line per position:
+
+- ``moves``: the game's moves up to the position (``[x, y]`` pairs);
+- ``best``: the move the search chose; ``visits``: every root move's visit count
+  (``[x, y, n]``), the target of the move priors;
+- ``value``: the search's value of the position for the side to move, in [0, 1]
+  (a proven win or loss is 1 or 0);
+- ``proven``: ``"win"``/``"loss"``/``"draw"`` when the search proved the position, else null;
+- ``winner``: how the self-play game ended (1 black, 2 white, 0 draw), and ``to_move``.
+
+Nothing here comes from another program.  :mod:`lab.mnk_fit` fits the shape tables to
+these labels.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from engine.api import open_engine, options_for
+from engine.mnk.rules import Board, GameConfig, Rule
+from engine.search.limits import Limits
+
+
+def config_of(game: dict) -> GameConfig:
+    """The configuration a recorded game was played under."""
+    return GameConfig(game["width"], game["height"], game["win_length"], Rule.parse(game["rule"]))
+
+
+def label_game(game: dict, nodes: int) -> list[dict]:
+    """Every position of ``game`` after its opening, labelled by a ``nodes``-node search."""
+    config = config_of(game)
+    engine = open_engine(config, options_for(config, "guided"), seed=game["seed"] * 100_003 + game["game"])
+    board = Board(config)
+    moves = [tuple(m) for m in game["moves"]]
+    out = []
+    for i, (x, y) in enumerate(moves):
+        if i >= game["opening"] and not board.is_terminal():
+            engine.new_game()
+            result = engine.search(board, Limits(nodes=nodes))
+            visits = [[*config.xy(c.move), int(c.n)] for c in engine.root_children() if c.n > 0]
+            proven = result.proven
+            value = 1.0 if proven == "win" else 0.0 if proven == "loss" else float(result.value)
+            out.append({
+                "moves": [list(m) for m in moves[:i]], "to_move": int(board.to_move),
+                "best": list(config.xy(result.move)), "visits": visits, "value": round(value, 4),
+                "proven": proven, "winner": game["winner"], "game": game["game"], "seed": game["seed"],
+                "width": config.width, "height": config.height, "win_length": config.win_length,
+                "rule": config.rule.value, "nodes": nodes,
+            })
+        board.apply(config.move(x, y))
+    return out
+
+
+def _job(args: tuple) -> list[dict]:
+    return label_game(*args)
+
+
+def read_games(paths: list[str]) -> list[dict]:
+    """Games from JSON-lines files (gzip when the name ends .gz)."""
+    games = []
+    for path in paths:
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt") as f:
+            games.extend(json.loads(line) for line in f if line.strip())
+    return games
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: label the games' positions and write them as JSON lines."""
+    ap = argparse.ArgumentParser(prog="python -m lab.mnk_labels", description=__doc__.split("\n")[0])
+    ap.add_argument("games", nargs="+", help="files written by lab.mnk_selfplay")
+    ap.add_argument("--nodes", type=int, default=3000, help="tree nodes of the labelling search")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args(argv)
+    games = read_games(args.games)
+    opener = gzip.open if args.out.endswith(".gz") else open
+    started = time.monotonic()
+    count = 0
+    with opener(args.out, "wt") as out, ProcessPoolExecutor(max(1, args.workers)) as pool:
+        for i, rows in enumerate(pool.map(_job, [(g, args.nodes) for g in games], chunksize=1), 1):
+            for row in rows:
+                out.write(json.dumps(row) + "\n")
+            count += len(rows)
+            if i % 20 == 0 or i == len(games):
+                print(f"{i}/{len(games)} games, {count} positions, {time.monotonic() - started:.0f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
