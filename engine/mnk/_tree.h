@@ -8,7 +8,7 @@
  *
  * Four headers, included in this order by _threatcore.c after _solver.h:
  *   _tree.h           the types: edges, nodes, the Tree object;
- *   _tree_knowledge.h the position and what it knows: evaluation sums, window scores,
+ *   _tree_knowledge.h the position and what it knows: the shape value and priors,
  *                     the threat knowledge of a new node (its defences, a VCF/VCT);
  *   _tree_search.h    node storage, expansion, one iteration, proofs, reuse;
  *   _tree_module.h    the Python type (arguments, errors, results).

@@ -1,4 +1,4 @@
-"""Line geometry, incremental window counts and pattern scores for the m,n,k family.
+"""Line geometry, incremental window counts and the move priors of candidate cells (m,n,k).
 
 A *window* is a run of ``K`` consecutive on-board cells along one of the four
 directions (K = win length).  Every line of ``K`` that can ever win lies in a
