@@ -9,9 +9,9 @@ import time
 
 import pytest
 
-from support.fakes import assert_all_gone, fake_argv, fake_cmd, read_pids
+from support.fakes import REFEREE, assert_all_gone, fake_argv, fake_cmd, read_pids
 
-REF = [sys.executable, "-m", "referee"]
+REF = REFEREE
 SMALL = ["--size", "7", "--win-length", "4", "--turn-ms", "300", "--tolerance-ms", "300"]
 # For tests whose verdicts depend on the exact game: the seeded fakes then always play the same one.
 EMPTY = ["--empty-board"]

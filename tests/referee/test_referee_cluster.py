@@ -18,15 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from support.fakes import (assert_all_gone, cmdline, children, descendants, fake_argv, fake_cmd,
+from support.fakes import (REFEREE, assert_all_gone, cmdline, children, descendants, fake_argv, fake_cmd,
                                 read_pids)
 from referee.cli import match as cli
 from referee.cluster.address import ClusterAddress
 
-# python -m referee, with Python's own Ctrl-C handling even when this run inherited SIGINT ignored
-# (as a shell's background job does): the interrupt tests must not depend on how pytest was started.
-REF = [sys.executable, "-c", "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
-       "runpy.run_module('referee', run_name='__main__', alter_sys=True)"]
+REF = REFEREE
 SMALL = ["--size", "7", "--win-length", "4", "--turn-ms", "2000", "--tolerance-ms", "10000", "--seed", "11"]
 A = ("--name", "A", "--seed", "1")
 B = ("--name", "B", "--seed", "2")

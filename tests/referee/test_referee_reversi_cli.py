@@ -9,9 +9,9 @@ import pytest
 
 from engine.reversi.ggf import parse_ggf
 from engine.reversi.rules import ReversiState
-from support.fakes import assert_all_gone, nboard_cmd, read_pids
+from support.fakes import REFEREE, assert_all_gone, nboard_cmd, read_pids
 
-REF = [sys.executable, "-m", "referee", "--game", "reversi"]
+REF = [*REFEREE, "--game", "reversi"]
 FAST = ["--turn-ms", "300", "--tolerance-ms", "1000"]
 
 

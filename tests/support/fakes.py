@@ -11,6 +11,12 @@ from pathlib import Path
 FAKE_BRAIN = str(Path(__file__).with_name("fake_brain.py"))
 FAKE_NBOARD = str(Path(__file__).with_name("fake_nboard.py"))
 
+#: ``python -m referee`` with Python's own Ctrl-C handling even when this run inherited SIGINT
+#: ignored (as a shell's background job does, and its children with it): the interrupt tests
+#: must not depend on how pytest was started.
+REFEREE = [sys.executable, "-c", "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+           "runpy.run_module('referee', run_name='__main__', alter_sys=True)"]
+
 
 def fake_argv(*options: str) -> tuple[str, ...]:
     """argv running the fake brain with ``options``."""
