@@ -45,7 +45,7 @@ def preload(game: Any) -> None:
 #: second in guided mode on 15x15 freestyle and renju (the only mode and rules whose code is
 #: in C), Reversi's search under the same node limit (the same signature).
 PURE_PYTHON_SLOWDOWN = {
-    "mnk": "guided mode runs 8-27 times slower on freestyle boards and about 11 times under renju; "
+    "mnk": "guided mode runs 10-33 times slower on freestyle boards and about 14 times under renju; "
            "plain UCT and the exact and caro rules have no C code",
     "reversi": "the search runs 60-100 times slower, its random playouts about 200 times and the endgame "
                "solver about 300 times",
