@@ -9,10 +9,9 @@ static const int SH_POW[2 * SH_RADIUS] = {1, 3, 9, 27, 81, 243, 729, 2187};
 /* The digit of a neighbour `off` cells along the line (-4..-1, 1..4): shapes.OFFSETS. */
 static inline int sh_digit(int off) { return off < 0 ? off + SH_RADIUS : off + SH_RADIUS - 1; }
 
-/* The combination and the four shapes of empty cell c for p, summed under weights w
- * (shapes.ShapeBoard.feature_index: the best two shapes, then each shape). */
-static inline void sh_weigh(const TreeObject *t, int c, int p, const double *w1, const double *w2,
-                            double *out1, double *out2) {
+/* The feature indices of empty cell c for p (shapes.ShapeBoard.feature_index): its
+ * combination (the best two of its four shapes), then each shape. */
+static inline void sh_index(const TreeObject *t, int c, int p, int f[5]) {
     const unsigned short *code = t->code[p] + 4 * c;
     const unsigned char *cls = t->cls[p];
     int s0 = cls[code[0]], s1 = cls[code[1]], s2 = cls[code[2]], s3 = cls[code[3]];
@@ -21,15 +20,24 @@ static inline void sh_weigh(const TreeObject *t, int c, int p, const double *w1,
     int top, second;
     if (a1 >= a2) { top = a1; second = b1 > a2 ? b1 : a2; }
     else { top = a2; second = b2 > a1 ? b2 : a1; }
-    int combo = top * SH_CLASSES + second;
-    *out1 = w1[combo] + w1[SH_COMBOS + s0] + w1[SH_COMBOS + s1] + w1[SH_COMBOS + s2] + w1[SH_COMBOS + s3];
-    *out2 = w2[combo] + w2[SH_COMBOS + s0] + w2[SH_COMBOS + s1] + w2[SH_COMBOS + s2] + w2[SH_COMBOS + s3];
+    f[0] = top * SH_CLASSES + second;
+    f[1] = SH_COMBOS + s0; f[2] = SH_COMBOS + s1; f[3] = SH_COMBOS + s2; f[4] = SH_COMBOS + s3;
+}
+
+/* The weights w summed over the feature indices f. */
+static inline double sh_sum(const double *w, const int f[5]) {
+    return w[f[0]] + w[f[1]] + w[f[2]] + w[f[3]] + w[f[4]];
 }
 
 /* Set cell c's terms of q's value sums (an occupied cell has none). */
 static inline void sh_refresh_one(TreeObject *t, int c, int q) {
     double m = 0.0, th = 0.0;
-    if (t->s.cells[c] == 0) sh_weigh(t, c, q, t->w_mine, t->w_theirs, &m, &th);
+    if (t->s.cells[c] == 0) {
+        int f[5];
+        sh_index(t, c, q, f);
+        m = sh_sum(t->w_mine, f);
+        th = sh_sum(t->w_theirs, f);
+    }
     t->sum[q][0] += m - t->c_mine[q][c];
     t->sum[q][1] += th - t->c_theirs[q][c];
     t->c_mine[q][c] = m;
@@ -139,12 +147,13 @@ static inline double tree_value(const TreeObject *t, int p) {
 
 /* Prior logit of p playing the empty padded cell c (shapes.ShapeBoard.prior_logits). */
 static double cell_score(const TreeObject *t, int c, int p) {
-    double a, unused, b;
-    sh_weigh(t, c, p, t->w_attack, t->w_attack, &a, &unused);
-    sh_weigh(t, c, 3 - p, t->w_defence, t->w_defence, &b, &unused);
-    const unsigned short *own = t->code[p] + 4 * c, *opp = t->code[3 - p] + 4 * c;
-    for (int d = 0; d < 4; d++) a += t->w_attack_lines[own[d]] + t->w_defence_lines[opp[d]];
-    return a + b;
+    int own[5], opp[5];
+    sh_index(t, c, p, own);
+    sh_index(t, c, 3 - p, opp);
+    double sc = sh_sum(t->w_attack, own) + sh_sum(t->w_defence, opp);
+    const unsigned short *code_own = t->code[p] + 4 * c, *code_opp = t->code[3 - p] + 4 * c;
+    for (int d = 0; d < 4; d++) sc += t->w_attack_lines[code_own[d]] + t->w_defence_lines[code_opp[d]];
+    return sc;
 }
 
 /* ------------------------------------------------------------------------ */

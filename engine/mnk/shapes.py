@@ -204,19 +204,16 @@ class ShapeBoard:
         w, h = config.width, config.height
         area = config.area
         # Neighbours along each line, as compact cells, with `area` standing for off the board
-        # (and for everything past the edge: the code sees the edge as a wall).
+        # (the code sees the edge as a wall; a line leaves a rectangle once, so a cell past the
+        # edge has every cell beyond it off the board too).
         nbr = np.full((area, 4, 2 * RADIUS), area, dtype=np.intp)
         for m in range(area):
             x, y = m % w, m // w
             for d, (dx, dy) in enumerate(_STEPS):
                 for i, off in enumerate(OFFSETS):
-                    sign = 1 if off > 0 else -1
-                    for step in range(1, abs(off) + 1):
-                        xx, yy = x + sign * step * dx, y + sign * step * dy
-                        if not (0 <= xx < w and 0 <= yy < h):
-                            break
-                    else:
-                        nbr[m, d, i] = (y + off * dy) * w + x + off * dx
+                    xx, yy = x + off * dx, y + off * dy
+                    if 0 <= xx < w and 0 <= yy < h:
+                        nbr[m, d, i] = yy * w + xx
         self.neighbours = nbr
         self.pad = np.array(config.pad, dtype=np.intp)  # compact cell -> padded cell
         self.powers = 3 ** np.arange(2 * RADIUS, dtype=np.int64)

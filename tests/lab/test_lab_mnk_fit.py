@@ -46,3 +46,28 @@ def test_the_pipeline_fits_weights_that_learn_the_search_moves(tmp_path):
     # On the positions it was fitted to, the fit ranks the search's move better than no knowledge.
     assert data.loss_grad(theta, 0.0)[0] < data.loss_grad(np.zeros_like(theta), 0.0)[0]
     assert np.mean(data.ranks(data.logits(theta)) == 0) > np.mean(data.ranks(data.logits(theta * 0)) == 0)
+
+
+def test_the_fits_forms_are_the_engines_priors_and_value():
+    # lab.mnk_fit learns in its own index form (for the gradients); weights it fits must mean
+    # in the engine exactly what they meant to the fit.
+    rng = np.random.default_rng(4)
+    game = mnk_selfplay.play_game(SMALL, 9, 0, 40, 4, 4, 0.0)
+    rows = mnk_labels.label_game(game, 40)
+    pos = mnk_fit.Positions(rows)
+    zero = ShapeWeights.zero()
+    weights = ShapeWeights(*(tuple(rng.normal(size=len(getattr(zero, name)))) for name in
+                             ("attack", "defence", "attack_lines", "defence_lines", "mine", "theirs")),
+                           tempo=0.3, trained_for="")
+    sb = ShapeBoard(SMALL, weights)
+    everything = np.arange(len(rows))
+    data = mnk_fit.PriorData(pos, sb, everything)
+    theta = np.concatenate([weights.attack, weights.defence, weights.attack_lines, weights.defence_lines])
+    logits = data.logits(theta)
+    for r, i in enumerate(everything):
+        k = data.mask[r].sum()
+        expected = sb.prior_logits(pos.boards[i: i + 1], int(pos.movers[i]), data.cells[r, :k])[0]
+        assert np.allclose(logits[r, :k], expected)
+    x = mnk_fit.value_features(pos, sb, everything)
+    fitted = x @ np.concatenate([weights.mine, weights.theirs]) + weights.tempo
+    assert np.allclose(fitted, sb.value_logits(pos.boards, pos.movers))
