@@ -69,9 +69,10 @@ def test_engine_uses_the_c_tree_only_where_it_applies():
     assert isinstance(Engine(GameConfig.square(9, 3), GUIDED).tree, MCTS)  # the solver needs K >= 4
 
 
-@pytest.mark.parametrize("size,k", [(15, 5), (9, 4), (12, 6), (7, 4)])
-def test_shape_value_and_priors_match_the_python_shapes(size, k):
-    config = GameConfig.square(size, k)
+@pytest.mark.parametrize("size,k,rule", [(15, 5, Rule.FREESTYLE), (9, 4, Rule.FREESTYLE), (12, 6, Rule.FREESTYLE),
+                                         (7, 4, Rule.FREESTYLE), (15, 5, Rule.RENJU)])
+def test_shape_value_and_priors_match_the_python_shapes(size, k, rule):
+    config = GameConfig(size, size, k, rule)
     shapes = shape_board(config)
     s = native(config)
     rng = random.Random(size * 10 + k)

@@ -1,5 +1,7 @@
 """The m,n,k engine's shape knowledge (engine.mnk.shapes): line shapes, features, shipped weights."""
 
+from importlib import resources
+
 import numpy as np
 import pytest
 
@@ -105,6 +107,18 @@ def test_priors_rank_the_winning_and_the_forced_moves_first():
     scores = cell_scores(CFG, b.cells, int(b.to_move))
     top = sorted(scores, key=scores.get, reverse=True)[:3]
     assert {CFG.unpadded(c) for c in top} & {CFG.move(6, 7), CFG.move(10, 7)}
+
+
+def test_every_shipped_weights_file_is_the_one_its_board_uses():
+    files = sorted(resources.files("engine.mnk").joinpath("data").iterdir(), key=lambda f: f.name)
+    names = [f.name[len("shapes-"):-len(".json")] for f in files if f.name.startswith("shapes-")]
+    assert GENERAL in names
+    for name in names:
+        size, k, rule = name.split("-")
+        width, height = (int(v) for v in size.split("x"))
+        config = GameConfig(width, height, int(k[1:]), Rule.parse(rule))
+        assert weights_name(config) == name
+        assert weights_for(config).trained_for == name
 
 
 def test_shipped_weights_say_what_they_were_trained_for():
