@@ -32,10 +32,9 @@ import time
 
 import numpy as np
 
-from engine.mnk.rules import GameConfig, Rule
 from engine.mnk.shapes import FEATURES, LINE_CODES, ShapeBoard, ShapeWeights, line_code_index, weights_name
 
-from .mnk_labels import read_games
+from .mnk_labels import config_of, read_games
 
 #: Candidate cells are within this Chebyshev distance of a stone.
 NEAR = 2
@@ -51,8 +50,7 @@ class Positions:
     """Labelled positions as arrays: compact boards, movers, search values, winners."""
 
     def __init__(self, rows: list[dict]) -> None:
-        first = rows[0]
-        self.config = GameConfig(first["width"], first["height"], first["win_length"], Rule.parse(first["rule"]))
+        self.config = config_of(rows[0])
         w, area = self.config.width, self.config.area
         n = len(rows)
         self.boards = np.zeros((n, area), dtype=np.int8)

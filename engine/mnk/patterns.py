@@ -98,27 +98,6 @@ def geometry(config: GameConfig) -> Geometry:
     return Geometry(config)
 
 
-def window_counts(geom: Geometry, cells: Sequence[int]) -> tuple[list[int], list[int]]:
-    """Stones of player 1 and of player 2 in every window, as two lists indexed by window id.
-
-    Driven by the stones rather than the windows, so a sparse position on a
-    big board costs little.
-    """
-    n = len(geom.windows)
-    c1 = [0] * n
-    c2 = [0] * n
-    cw = geom.cell_windows
-    for c in geom.board_cells:
-        v = cells[c]
-        if v == 1:
-            for w in cw[c]:
-                c1[w] += 1
-        elif v == 2:
-            for w in cw[c]:
-                c2[w] += 1
-    return c1, c2
-
-
 def cell_scores(
     config: GameConfig,
     cells: Sequence[int],

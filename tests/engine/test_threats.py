@@ -10,7 +10,7 @@ import pytest
 from engine.mnk import threats
 from engine.mnk import solver
 from engine.mnk import defence
-from engine.mnk.patterns import LineState, geometry, window_counts
+from engine.mnk.patterns import LineState, geometry
 from engine.mnk.rules import Board, GameConfig, Player, Rule
 
 X, O = 1, 2
@@ -181,10 +181,10 @@ def test_window_count_formula(w, h, k):
     assert geometry(cfg) is geom  # cached per config
 
 
-def test_window_counts_match_stones():
+def test_line_state_window_counts_match_stones():
     cfg = GameConfig(9, 9, 4)
     b = random_position(cfg, random.Random(3), 20, X)
-    c1, c2 = window_counts(geometry(cfg), b.cells)
+    c1, c2 = LineState(cfg, b.cells).cnt[1:]
     for wid, win in enumerate(geometry(cfg).windows):
         assert c1[wid] == sum(b.cells[c] == 1 for c in win)
         assert c2[wid] == sum(b.cells[c] == 2 for c in win)
