@@ -21,11 +21,30 @@ typedef struct { int *v; int n, cap; } IVec;
 typedef struct S S;
 static void oom(S *s);
 
-static void iv_free(IVec *a) { free(a->v); a->v = NULL; a->n = a->cap = 0; }
+/* Vectors start at POOL_CAP ints, taken from and given back to the state's pool: the
+ * solver makes and drops a few vectors at every node, and malloc/free would cost it
+ * about a tenth of its time. */
+#define POOL_CAP 64
+#define POOL_MAX 64
+static int *pool_take(S *s);
+static void pool_give(S *s, int *v);
+
+static void iv_free(S *s, IVec *a) {
+    if (a->cap == POOL_CAP) pool_give(s, a->v);
+    else free(a->v);
+    a->v = NULL;
+    a->n = a->cap = 0;
+}
 
 static int iv_push(S *s, IVec *a, int x) {
     if (a->n == a->cap) {
-        int cap = a->cap ? 2 * a->cap : 16;
+        if (!a->cap) {
+            if (!(a->v = pool_take(s))) { oom(s); return 0; }
+            a->cap = POOL_CAP;
+            a->v[a->n++] = x;
+            return 1;
+        }
+        int cap = 2 * a->cap;
         int *v = realloc(a->v, sizeof(int) * (size_t)cap);
         if (!v) { oom(s); return 0; }
         a->v = v;
@@ -35,22 +54,34 @@ static int iv_push(S *s, IVec *a, int x) {
     return 1;
 }
 
-static int cmp_int(const void *x, const void *y) {
-    int a = *(const int *)x, b = *(const int *)y;
-    return (a > b) - (a < b);
+/* Sort v[0..n) ascending: insertion sort for short runs, quicksort (median of three,
+ * the smaller side first in recursion) above them, with no calls through pointers. */
+static void sort_ints(int *v, int n) {
+    while (n > 24) {
+        int a = v[0], b = v[n / 2], c = v[n - 1];
+        int pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        int i = 0, j = n - 1;
+        for (;;) {
+            while (v[i] < pivot) i++;
+            while (v[j] > pivot) j--;
+            if (i >= j) break;
+            int t = v[i]; v[i] = v[j]; v[j] = t;
+            i++; j--;
+        }
+        /* v[0..j] <= pivot <= v[j+1..n) */
+        if (j + 1 < n - j - 1) { sort_ints(v, j + 1); v += j + 1; n -= j + 1; }
+        else { sort_ints(v + j + 1, n - j - 1); n = j + 1; }
+    }
+    for (int i = 1; i < n; i++) {
+        int x = v[i], j = i - 1;
+        while (j >= 0 && v[j] > x) { v[j + 1] = v[j]; j--; }
+        v[j + 1] = x;
+    }
 }
 
 static void sort_unique(IVec *a) {
     if (a->n < 2) return;
-    if (a->n <= 24) {
-        for (int i = 1; i < a->n; i++) {
-            int x = a->v[i], j = i - 1;
-            while (j >= 0 && a->v[j] > x) { a->v[j + 1] = a->v[j]; j--; }
-            a->v[j + 1] = x;
-        }
-    } else {
-        qsort(a->v, (size_t)a->n, sizeof(int), cmp_int);
-    }
+    sort_ints(a->v, a->n);
     int m = 1;
     for (int i = 1; i < a->n; i++)
         if (a->v[i] != a->v[m - 1]) a->v[m++] = a->v[i];
@@ -63,37 +94,53 @@ static int iv_has(const IVec *a, int x) {
     return 0;
 }
 
-/* Open-addressing set of (hash, tag) pairs: the solver's "no win here" memory. */
-typedef struct { uint64_t *key; int *tag; unsigned char *used; size_t cap, n; } HSet;
+/* Open-addressing set of (hash, tag) pairs: the solver's "no win here" memory.  A slot
+ * belongs to the set while its gen byte is the set's: a new run empties the set by a new
+ * gen, so the small runs of the tree (thousands a second) neither clear nor regrow a table.
+ * The gens sit in an array of their own: most lookups miss, and read only that one. */
+typedef struct { uint64_t *key; int *tag; unsigned char *gen; size_t cap, n; unsigned char now; } HSet;
+
+/* Tables above this many slots are freed at a new run rather than kept. */
+#define HS_KEEP_CAP 16384
 
 static size_t hs_slot(const HSet *h, uint64_t key, int tag) {
     uint64_t x = key ^ ((uint64_t)(unsigned)tag * 0x9E3779B97F4A7C15ULL);
     x ^= x >> 31;
     size_t i = (size_t)x & (h->cap - 1);
-    while (h->used[i] && !(h->key[i] == key && h->tag[i] == tag)) i = (i + 1) & (h->cap - 1);
+    while (h->gen[i] == h->now && !(h->key[i] == key && h->tag[i] == tag)) i = (i + 1) & (h->cap - 1);
     return i;
 }
 
 static int hs_has(const HSet *h, uint64_t key, int tag) {
     if (!h->cap) return 0;
-    return h->used[hs_slot(h, key, tag)];
+    return h->gen[hs_slot(h, key, tag)] == h->now;
 }
 
 static int hs_grow(HSet *h) {
     size_t cap = h->cap ? 2 * h->cap : 1024;
-    HSet n = {calloc(cap, sizeof(uint64_t)), calloc(cap, sizeof(int)), calloc(cap, 1), cap, 0};
-    if (!n.key || !n.tag || !n.used) { free(n.key); free(n.tag); free(n.used); return 0; }
+    HSet n = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(int)), calloc(cap, 1), cap, 0, 1};
+    if (!n.key || !n.tag || !n.gen) { free(n.key); free(n.tag); free(n.gen); return 0; }
     for (size_t i = 0; i < h->cap; i++)
-        if (h->used[i]) {
+        if (h->gen[i] == h->now) {
             size_t j = hs_slot(&n, h->key[i], h->tag[i]);
-            n.used[j] = 1; n.key[j] = h->key[i]; n.tag[j] = h->tag[i]; n.n++;
+            n.gen[j] = 1; n.key[j] = h->key[i]; n.tag[j] = h->tag[i]; n.n++;
         }
-    free(h->key); free(h->tag); free(h->used);
+    free(h->key); free(h->tag); free(h->gen);
     *h = n;
     return 1;
 }
 
-static void hs_free(HSet *h) { free(h->key); free(h->tag); free(h->used); memset(h, 0, sizeof *h); }
+static void hs_free(HSet *h) { free(h->key); free(h->tag); free(h->gen); memset(h, 0, sizeof *h); }
+
+/* Empty the set for a new run. */
+static void hs_clear(HSet *h) {
+    if (h->cap > HS_KEEP_CAP) { hs_free(h); return; }
+    h->n = 0;
+    if (++h->now == 0) {  /* the gens wrapped: old slots would come back */
+        memset(h->gen, 0, h->cap);
+        h->now = 1;
+    }
+}
 
 /* ------------------------------------------------------------------------ */
 /* Solver state: LineState plus the budget of one run.                       */
@@ -102,7 +149,7 @@ struct S {
     const GeomObject *g;
     int k;
     signed char *cells;   /* the padded board, with g->margin border cells on each side */
-    short *cnt[3];      /* cnt[p][w]: stones of p in window w */
+    short *cnt[3];      /* CNT(s, p, w) = cnt[p][w]: stones of p in window w */
     int *hot[3];        /* hot windows of p, unordered */
     int nhot[3];
     int *hotpos[3];     /* index in hot[p], or -1 */
@@ -112,18 +159,31 @@ struct S {
     int aborted;        /* 1: budget spent, 2: out of memory */
     HSet failed, failed_vct;
     int renju;          /* g->renju */
+    int *pool[POOL_MAX]; /* free vector buffers of POOL_CAP ints */
+    int npool;
 };
 
 static void oom(S *s) { s->aborted = 2; }
+
+#define CNT(s, p, w) ((s)->cnt[p][w])
+
+static int *pool_take(S *s) {
+    return s->npool ? s->pool[--s->npool] : malloc(sizeof(int) * POOL_CAP);
+}
+
+static void pool_give(S *s, int *v) {
+    if (s->npool < POOL_MAX) s->pool[s->npool++] = v;
+    else free(v);
+}
 
 /* Remember (key, tag) in h, growing it at half load. */
 static void hs_add(S *s, HSet *h, uint64_t key, int tag) {
     if (hs_has(h, key, tag)) return;
     if (h->n * 2 >= h->cap && !hs_grow(h)) { oom(s); return; }
     size_t slot = hs_slot(h, key, tag);
-    h->used[slot] = 1;
     h->key[slot] = key;
     h->tag[slot] = tag;
+    h->gen[slot] = h->now;
     h->n++;
 }
 
@@ -149,8 +209,8 @@ static inline void hot_set(S *s, int p, int w, int want) {
 /* Keep hot[q] = {w : cnt[3-q][w] == 0 and cnt[q][w] >= K-2} for both sides. */
 static inline void hot_refresh(S *s, int w) {
     int lo = s->k - 2;
-    hot_set(s, 1, w, s->cnt[2][w] == 0 && s->cnt[1][w] >= lo);
-    hot_set(s, 2, w, s->cnt[1][w] == 0 && s->cnt[2][w] >= lo);
+    hot_set(s, 1, w, CNT(s, 2, w) == 0 && CNT(s, 1, w) >= lo);
+    hot_set(s, 2, w, CNT(s, 1, w) == 0 && CNT(s, 2, w) >= lo);
 }
 
 static void place(S *s, int cell, int p) {
@@ -159,15 +219,14 @@ static void place(S *s, int cell, int p) {
     s->hash ^= g->zob[2 * cell + p - 1];
     /* Only two transitions are possible per window (see hot_refresh): it turns hot
      * for p on reaching K-2 stones, and stops being hot for the opponent on its
-     * first stone of p. */
+     * first stone of p (it was hot for the opponent iff it held K-2 of theirs). */
     int o = 3 - p, lo = s->k - 2;
-    short *cp = s->cnt[p], *co = s->cnt[o];
-    int *ho = s->hotpos[o];
-    for (int i = g->cw_start[cell]; i < g->cw_start[cell + 1]; i++) {
-        int w = g->cw[i];
-        int c = ++cp[w];
-        if (c == lo && co[w] == 0) hot_set(s, p, w, 1);
-        else if (c == 1 && ho[w] >= 0) hot_set(s, o, w, 0);
+    short *own = s->cnt[p], *opp = s->cnt[o];
+    const int *w = g->cw + g->cw_start[cell], *end = g->cw + g->cw_start[cell + 1];
+    for (; w < end; w++) {
+        int at = *w, c = ++own[at];
+        if (c == lo && opp[at] == 0) hot_set(s, p, *w, 1);
+        else if (c == 1 && opp[at] >= lo) hot_set(s, o, *w, 0);
     }
 }
 
@@ -178,12 +237,12 @@ static void take(S *s, int cell) {
     s->hash ^= g->zob[2 * cell + p - 1];
     /* The reverse of place's two transitions. */
     int o = 3 - p, lo = s->k - 2;
-    short *cp = s->cnt[p], *co = s->cnt[o];
-    for (int i = g->cw_start[cell]; i < g->cw_start[cell + 1]; i++) {
-        int w = g->cw[i];
-        int c = --cp[w];
-        if (c == lo - 1 && co[w] == 0) hot_set(s, p, w, 0);
-        else if (c == 0 && co[w] >= lo) hot_set(s, o, w, 1);
+    short *own = s->cnt[p], *opp = s->cnt[o];
+    const int *w = g->cw + g->cw_start[cell], *end = g->cw + g->cw_start[cell + 1];
+    for (; w < end; w++) {
+        int at = *w, c = --own[at];
+        if (c == lo - 1 && opp[at] == 0) hot_set(s, p, *w, 0);
+        else if (c == 0 && opp[at] >= lo) hot_set(s, o, *w, 1);
     }
 }
 
@@ -223,7 +282,7 @@ static void empties_with(S *s, int p, int count, IVec *out) {
     out->n = 0;
     for (int i = 0; i < s->nhot[p]; i++) {
         int w = s->hot[p][i];
-        if (s->cnt[p][w] != count) continue;
+        if (CNT(s, p, w) != count) continue;
         const int *win = g->win + w * k;
         for (int j = 0; j < k; j++)
             if (s->cells[win[j]] == 0 && !iv_push(s, out, win[j])) return;
@@ -249,7 +308,7 @@ static int new_completions(S *s, int cell, int p, IVec *out) {
     if (out) out->n = 0;
     for (int i = g->cw_start[cell]; i < g->cw_start[cell + 1]; i++) {
         int w = g->cw[i];
-        if (s->cnt[p][w] != k - 1 || s->cnt[3 - p][w] != 0) continue;
+        if (CNT(s, p, w) != k - 1 || CNT(s, 3 - p, w) != 0) continue;
         const int *win = g->win + w * k;
         int c = -1;
         for (int j = 0; j < k && c < 0; j++)
@@ -296,7 +355,7 @@ static void renju_fours(S *s, int p, IVec *edges) {
         if (kept == 1 && s_forbidden(s, last, 3 - p)) iv_push(s, &out, (c << 16) | NO_REPLY);
         s->cells[c] = 0;
     }
-    iv_free(edges);
+    iv_free(s, edges);
     *edges = out;
 }
 
@@ -311,7 +370,7 @@ static void four_edges(S *s, int p, IVec *edges) {
     edges->n = 0;
     for (int i = 0; i < s->nhot[p]; i++) {
         int w = s->hot[p][i];
-        if (s->cnt[p][w] != k - 2) continue;
+        if (CNT(s, p, w) != k - 2) continue;
         const int *win = g->win + w * k;
         int e[2], ne = 0;
         for (int j = 0; j < k; j++)
@@ -340,7 +399,7 @@ static void fours_with(S *s, int p, int need, IVec *out) {
             int c = run_of(&edges, i, &j);
             if (j - i >= need && !iv_push(s, out, c)) break;
         }
-        iv_free(&edges);
+        iv_free(s, &edges);
     } else {
         IVec cand = {0}, w = {0};
         empties_with(s, p, s->k - 2, &cand);
@@ -353,10 +412,10 @@ static void fours_with(S *s, int p, int need, IVec *out) {
             take(s, c);
             if (hit && !iv_push(s, out, c)) break;
         }
-        iv_free(&cand);
-        iv_free(&w);
+        iv_free(s, &cand);
+        iv_free(s, &w);
     }
-    iv_free(&now);
+    iv_free(s, &now);
 }
 
 static void double_moves(S *s, int p, IVec *out) { fours_with(s, p, 2, out); }
@@ -375,7 +434,7 @@ static void double_defences(S *s, int sd, const IVec *threats, IVec *out) {
         if (!iv_push(s, &spoil, c0)) goto done;
         for (int i = g->cw_start[c0]; i < g->cw_start[c0 + 1]; i++) {
             int w = g->cw[i];
-            if (s->cnt[sd][w] != 0 || s->cnt[o][w] != k - 2) continue;
+            if (CNT(s, sd, w) != 0 || CNT(s, o, w) != k - 2) continue;
             const int *win = g->win + w * k;
             for (int j = 0; j < k; j++)
                 if (s->cells[win[j]] == 0 && !iv_push(s, &spoil, win[j])) goto done;
@@ -394,7 +453,26 @@ static void double_defences(S *s, int sd, const IVec *threats, IVec *out) {
         }
         if (!cand.n) goto done;
     }
-    {
+    if (!s->renju) {
+        /* Freestyle, worked out without playing m: a stone of sd on m leaves the other side
+         * its completions but m, and the four edges of the windows that do not hold m (a
+         * window with K-1 or K-2 stones of o holds the empty m iff m is one of its empties). */
+        IVec comp = {0}, edges = {0};
+        completing(s, o, &comp);
+        if (comp.n <= 1) four_edges(s, o, &edges);
+        for (int i = 0; i < cand.n && comp.n <= 1; i++) {
+            int m = cand.v[i], holds = comp.n == 0 || comp.v[0] == m;
+            for (int a = 0, b; a < edges.n && holds; a = b) {
+                int x = run_of(&edges, a, &b), left = b - a;
+                if (x == m) continue;
+                for (int e = a; e < b; e++) left -= (edges.v[e] & 0xFFFF) == m;
+                holds = left < 2;
+            }
+            if (holds && !iv_push(s, out, m)) break;
+        }
+        iv_free(s, &comp);
+        iv_free(s, &edges);
+    } else {
         IVec w = {0};
         for (int i = 0; i < cand.n && !s->aborted; i++) {
             int m = cand.v[i];
@@ -409,12 +487,12 @@ static void double_defences(S *s, int sd, const IVec *threats, IVec *out) {
             take(s, m);
             if (holds && !iv_push(s, out, m)) break;
         }
-        iv_free(&w);
+        iv_free(s, &w);
     }
 done:
-    iv_free(&cand);
-    iv_free(&spoil);
-    iv_free(&tmp);
+    iv_free(s, &cand);
+    iv_free(s, &spoil);
+    iv_free(s, &tmp);
 }
 
 /* solver._threat_replies: the defender's real answers once `a` has played m.
@@ -438,9 +516,9 @@ static int threat_replies(S *s, int a, int m, const IVec *threats, IVec *out) {
     sort_unique(out);
 done:
     take(s, m);
-    iv_free(&found);
-    iv_free(&def);
-    iv_free(&fr);
+    iv_free(s, &found);
+    iv_free(s, &def);
+    iv_free(s, &fr);
     return result;
 }
 
@@ -528,8 +606,8 @@ static Line *vcf(S *s, int a, int depth) {
 fail:
     hs_add(s, &s->failed, key, 0);
 done:
-    iv_free(&w);
-    iv_free(&edges);
+    iv_free(s, &w);
+    iv_free(s, &edges);
     return found;
 }
 
@@ -537,35 +615,93 @@ typedef struct { int m, cost; IVec replies; } Branch;
 typedef struct { int m; IVec dm; } Three;
 
 /* LineState.threes, restricted to `only` when only >= 0 (other cells would be discarded). */
+/* Freestyle, p with no completing cell: the double_moves of p after a stone of p on the
+ * empty c, worked out from `base` (p's four_edges now) and the windows through c, without
+ * playing c.  Returns 0 (dm empty) when c makes a four instead: a window through c then
+ * holds K-2 stones of p and none of the opponent's.  Otherwise the windows with K-2 stones
+ * of p after c are those of now plus the ones through c that held K-3; dm gets (sorted)
+ * every cell with two completions or more in them. */
+static int doubles_after(S *s, int p, int c, const IVec *base, IVec *dm) {
+    const GeomObject *g = s->g;
+    int k = s->k, o = 3 - p;
+    IVec fresh = {0};
+    dm->n = 0;
+    for (int i = g->cw_start[c]; i < g->cw_start[c + 1]; i++) {
+        int w = g->cw[i];
+        if (CNT(s, o, w) != 0) continue;
+        int n = CNT(s, p, w);
+        if (n == k - 2) { iv_free(s, &fresh); return 0; }
+        if (n != k - 3) continue;
+        const int *win = g->win + w * k;
+        int e[2], ne = 0;
+        for (int j = 0; j < k; j++)
+            if (win[j] != c && s->cells[win[j]] == 0 && ne < 2) e[ne++] = win[j];
+        if (!iv_push(s, &fresh, (e[0] << 16) | e[1]) || !iv_push(s, &fresh, (e[1] << 16) | e[0])) goto done;
+    }
+    sort_unique(&fresh);
+    /* Cells with two completions already (they stay: c takes no completion of p away). */
+    for (int i = 0, j; i < base->n; i = j) {
+        int m = run_of(base, i, &j);
+        if (j - i >= 2 && !iv_push(s, dm, m)) goto done;
+    }
+    /* Cells c gives a completion: count the distinct ones, old and new. */
+    for (int i = 0, j; i < fresh.n; i = j) {
+        int m = run_of(&fresh, i, &j);
+        int lo = 0, hi = base->n;  /* the first edge of m in base */
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if ((base->v[mid] >> 16) < m) lo = mid + 1; else hi = mid;
+        }
+        int total = 0, a = i, b = lo;
+        while (a < j || (b < base->n && (base->v[b] >> 16) == m)) {
+            int in_b = b < base->n && (base->v[b] >> 16) == m;
+            if (a < j && in_b && fresh.v[a] == base->v[b]) { a++; b++; }
+            else if (a < j && (!in_b || fresh.v[a] < base->v[b])) a++;
+            else b++;
+            total++;
+        }
+        if (total >= 2 && !iv_push(s, dm, m)) goto done;
+    }
+    sort_unique(dm);
+done:
+    iv_free(s, &fresh);
+    return 1;
+}
+
 static int threes_of(S *s, int p, int only, Three **out) {
     const GeomObject *g = s->g;
     int k = s->k, target = k - 3, n = 0, cap = 0;
-    IVec cand = {0}, w = {0};
+    IVec cand = {0}, w = {0}, base = {0};
     *out = NULL;
     for (int wi = 0; wi < g->nwin; wi++) {
-        if (s->cnt[p][wi] != target || s->cnt[3 - p][wi] != 0) continue;
+        if (CNT(s, p, wi) != target || CNT(s, 3 - p, wi) != 0) continue;
         const int *win = g->win + wi * k;
         for (int j = 0; j < k; j++)
             if (s->cells[win[j]] == 0 && (only < 0 || win[j] == only) && !iv_push(s, &cand, win[j])) goto done;
     }
     sort_unique(&cand);
     completing(s, p, &w);
-    int had = w.n > 0;
+    int had = w.n > 0, quick = !s->renju && !had;
+    if (quick) four_edges(s, p, &base);
     for (int i = 0; i < cand.n && !s->aborted; i++) {
         int c = cand.v[i];
-        if (s_forbidden(s, c, p)) continue;
-        place(s, c, p);
-        int threat;
-        if (had) { completing(s, p, &w); threat = w.n > 0; }
-        else threat = has_new_completion(s, c, p);
         IVec dm = {0};
-        if (!threat) double_moves(s, p, &dm);
-        take(s, c);
-        if (!dm.n) { iv_free(&dm); continue; }
+        if (quick) {
+            doubles_after(s, p, c, &base, &dm);
+        } else {
+            if (s_forbidden(s, c, p)) continue;
+            place(s, c, p);
+            int threat;
+            if (had) { completing(s, p, &w); threat = w.n > 0; }
+            else threat = has_new_completion(s, c, p);
+            if (!threat) double_moves(s, p, &dm);
+            take(s, c);
+        }
+        if (!dm.n) { iv_free(s, &dm); continue; }
         if (n == cap) {
             cap = cap ? 2 * cap : 8;
             Three *t = realloc(*out, sizeof(Three) * (size_t)cap);
-            if (!t) { iv_free(&dm); oom(s); break; }
+            if (!t) { iv_free(s, &dm); oom(s); break; }
             *out = t;
         }
         (*out)[n].m = c;
@@ -573,8 +709,9 @@ static int threes_of(S *s, int p, int only, Three **out) {
         n++;
     }
 done:
-    iv_free(&cand);
-    iv_free(&w);
+    iv_free(s, &cand);
+    iv_free(s, &w);
+    iv_free(s, &base);
     return n;
 }
 
@@ -582,7 +719,7 @@ static int push_branch(S *s, Branch **b, int *n, int *cap, int m, IVec replies, 
     if (*n == *cap) {
         *cap = *cap ? 2 * *cap : 16;
         Branch *t = realloc(*b, sizeof(Branch) * (size_t)*cap);
-        if (!t) { iv_free(&replies); oom(s); return 0; }
+        if (!t) { iv_free(s, &replies); oom(s); return 0; }
         *b = t;
     }
     (*b)[*n].m = m;
@@ -629,8 +766,8 @@ static Line *vct(S *s, int a, int depth, int threes_left) {
     for (int i = 0; i < nth; i++) {
         IVec rep = {0};
         threat_replies(s, a, th[i].m, &th[i].dm, &rep);
-        if (s->aborted) { iv_free(&rep); goto done; }
-        if (!rep.n) { iv_free(&rep); found = line_one(s, th[i].m); goto done; }
+        if (s->aborted) { iv_free(s, &rep); goto done; }
+        if (!rep.n) { iv_free(s, &rep); found = line_one(s, th[i].m); goto done; }
         if (!push_branch(s, &br, &nb, &capb, th[i].m, rep, 1)) goto done;
     }
     if (stopper >= 0) {
@@ -640,12 +777,12 @@ static Line *vct(S *s, int a, int depth, int threes_left) {
         if (!tried) {
             IVec rep = {0};
             int some = threat_replies(s, a, stopper, NULL, &rep);
-            if (s->aborted) { iv_free(&rep); goto done; }
+            if (s->aborted) { iv_free(s, &rep); goto done; }
             if (some) {
-                if (!rep.n) { iv_free(&rep); found = line_one(s, stopper); goto done; }
+                if (!rep.n) { iv_free(s, &rep); found = line_one(s, stopper); goto done; }
                 if (!push_branch(s, &br, &nb, &capb, stopper, rep, 0)) goto done;
             } else {
-                iv_free(&rep);
+                iv_free(s, &rep);
             }
         }
     }
@@ -655,11 +792,11 @@ static Line *vct(S *s, int a, int depth, int threes_left) {
     }
     hs_add(s, &s->failed_vct, key, threes_left);
 done:
-    iv_free(&w);
-    iv_free(&edges);
-    for (int i = 0; i < nb; i++) iv_free(&br[i].replies);
+    iv_free(s, &w);
+    iv_free(s, &edges);
+    for (int i = 0; i < nb; i++) iv_free(s, &br[i].replies);
     free(br);
-    for (int i = 0; i < nth; i++) iv_free(&th[i].dm);
+    for (int i = 0; i < nth; i++) iv_free(s, &th[i].dm);
     free(th);
     return found;
 }
@@ -695,6 +832,7 @@ static void s_release(S *s) {
     for (int p = 1; p <= 2; p++) { free(s->cnt[p]); free(s->hot[p]); free(s->hotpos[p]); }
     hs_free(&s->failed);
     hs_free(&s->failed_vct);
+    while (s->npool) free(s->pool[--s->npool]);
     memset(s, 0, sizeof *s);
 }
 
@@ -716,13 +854,13 @@ static void s_load(S *s, const signed char *cells) {
     for (int w = 0; w < g->nwin; w++) {
         for (int j = 0; j < g->k; j++) {
             int v = s->cells[g->win[w * g->k + j]];
-            if (v == 1 || v == 2) s->cnt[v][w]++;
+            if (v == 1 || v == 2) CNT(s, v, w)++;
         }
     }
     /* Only windows with K-2 stones of one side can be hot; the rest stay out of the
      * lists (whose order nothing depends on: every reader sorts what it collects). */
     for (int w = 0; w < g->nwin; w++)
-        if (s->cnt[1][w] >= g->k - 2 || s->cnt[2][w] >= g->k - 2) hot_refresh(s, w);
+        if (CNT(s, 1, w) >= g->k - 2 || CNT(s, 2, w) >= g->k - 2) hot_refresh(s, w);
 }
 
 /* Start a new run: a budget of max_nodes nodes and `seconds` of time (< 0: none),
@@ -732,8 +870,8 @@ static void s_begin(S *s, long long max_nodes, double seconds) {
     s->max_nodes = max_nodes;
     s->aborted = 0;
     s->deadline = seconds < 0 ? -1 : now_seconds() + seconds;
-    hs_free(&s->failed);
-    hs_free(&s->failed_vct);
+    hs_clear(&s->failed);
+    hs_clear(&s->failed_vct);
 }
 
 /* One solver run for `attacker`: VCF when threes < 0, else VCT with up to `threes`

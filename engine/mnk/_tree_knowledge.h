@@ -166,6 +166,9 @@ static Line *tree_solve(TreeObject *t, int attacker, long long nodes, int threes
     *aborted = t->s.aborted;
     if (t->s.aborted == 2) t->oom = 1;
     if (t->s.aborted) { free(line); line = NULL; }
+    /* The flag belongs to this run: the solver's helpers between runs (double_defences,
+     * fours) stop early on it, so a spent budget must not cut their next answer short. */
+    t->s.aborted = 0;
     return line;
 }
 
@@ -184,7 +187,7 @@ static int refutes(TreeObject *t, int m, int sd, long long nodes) {
         if (line) { ok = 0; free(line); }
     }
     take(&t->s, m);
-    iv_free(&w);
+    iv_free(&t->s, &w);
     return ok;
 }
 
@@ -207,7 +210,7 @@ static void near_lines(TreeObject *t, int cell, int reach, IVec *out) {
 /* defence._vcf_candidates: moves of sd that may refute the opponent's VCF `line`. */
 static void vcf_candidates(TreeObject *t, int sd, const Line *line, IVec *out) {
     const GeomObject *g = t->g;
-    const short *mine = t->s.cnt[sd], *theirs = t->s.cnt[3 - sd];
+    const S *s = &t->s;
     int k = g->k;
     for (int i = 0; i < line->n; i++) {
         int c = line->v[i];
@@ -215,7 +218,8 @@ static void vcf_candidates(TreeObject *t, int sd, const Line *line, IVec *out) {
         else iv_push(&t->s, out, c);
         for (int j = g->cw_start[c]; j < g->cw_start[c + 1]; j++) {
             int w = g->cw[j];
-            int hit = i % 2 == 0 ? (mine[w] == 0 && theirs[w] >= k - 3) : (theirs[w] == 0 && mine[w] >= k - 3);
+            int mine = CNT(s, sd, w), theirs = CNT(s, 3 - sd, w);
+            int hit = i % 2 == 0 ? (mine == 0 && theirs >= k - 3) : (theirs == 0 && mine >= k - 3);
             if (!hit) continue;
             for (int x = 0; x < k; x++) {
                 int cx = g->win[w * k + x];
@@ -257,7 +261,7 @@ static int defence_cells(TreeObject *t, int sd, IVec *out) {
             for (int i = 0; i < cand.n; i++)
                 if (refutes(t, cand.v[i], sd, t->defence_nodes / 4)) iv_push(&t->s, out, cand.v[i]);
             if (!out->n && !counters.n) iv_push(&t->s, out, line->v[0]);
-            iv_free(&cand);
+            iv_free(&t->s, &cand);
             free(line);
         }
     }
@@ -272,9 +276,9 @@ static int defence_cells(TreeObject *t, int sd, IVec *out) {
             if (!s_forbidden(&t->s, out->v[i], sd)) out->v[m++] = out->v[i];
         out->n = m;
     }
-    iv_free(&counters);
-    iv_free(&threats);
-    iv_free(&base);
+    iv_free(&t->s, &counters);
+    iv_free(&t->s, &threats);
+    iv_free(&t->s, &base);
     return restricted && out->n > 0;
 }
 

@@ -51,7 +51,7 @@ static void classify_new(TreeObject *t, TNode *n, int p) {
         completing(&t->s, 3 - p, &w);
         if (w.n && unstoppable(&t->s, 3 - p, &w)) { n->proven = T_LOSS; n->plies = 2; }
     }
-    iv_free(&w);
+    iv_free(&t->s, &w);
 }
 
 static void edge_init(Edge *e, int cell, float prior) {
@@ -152,10 +152,10 @@ static void expand(TreeObject *t, int ni, int p, int cap) {
     completing(&t->s, o, &w);
     if (w.n) {  /* one completion (two made the node a loss): the only move */
         set_forced(t, n, w.v[0]);
-        iv_free(&w);
+        iv_free(&t->s, &w);
         return;
     }
-    iv_free(&w);
+    iv_free(&t->s, &w);
     Line *line = NULL;
     if (t->vcf_nodes > 0) line = tree_solve(t, p, t->vcf_nodes, -1, 0, &aborted);
     if (!line && t->vct_nodes > 0 && t->vct_visits <= 0) {
@@ -173,10 +173,10 @@ static void expand(TreeObject *t, int ni, int p, int cap) {
     if (defence_cells(t, p, &def)) {
         set_moves(t, &t->nodes[ni], def.v, def.n, p, 0, 0);
         t->nodes[ni].complete = def.n == t->area - t->stones;
-        iv_free(&def);
+        iv_free(&t->s, &def);
         return;
     }
-    iv_free(&def);
+    iv_free(&t->s, &def);
     int *cells = malloc(sizeof(int) * (size_t)t->area);
     if (!cells) { t->oom = 1; return; }
     int m = candidate_cells(t, cells);

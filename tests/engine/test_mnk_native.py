@@ -146,6 +146,19 @@ def test_root_moves_facing_a_threat_are_the_python_defence_set():
     assert set(s.root_moves()) == expected
 
 
+def test_the_defence_set_does_not_depend_on_a_spent_solver_budget():
+    # O has a split three on row 7 (x = 5, 7, 8: one move makes two completions, three stop
+    # it) and X a three of its own on the top row (a four to play, no win).  With a one-node
+    # VCF budget the root's own VCF runs out before the defences are worked out, which must
+    # not cut the defence set short (to the one threat cell).
+    b = board_of(C15, [(0, 0, 1), (5, 7, 2), (1, 0, 1), (7, 7, 2), (2, 0, 1), (8, 7, 2)])
+    s = native(**{"knowledge.vcf_nodes": 1})
+    s.set_root(b)
+    expected = defence.defence_set(b, max_nodes=200)
+    assert expected is not None and len(expected) < 12
+    assert set(s.root_moves()) == expected
+
+
 def test_plays_the_immediate_win_and_blocks_the_opponents():
     # X to move with four in a row: wins at once.
     b = board_of(C15, [(3, 3, 1), (10, 10, 2), (4, 3, 1), (10, 11, 2), (5, 3, 1), (11, 12, 2), (6, 3, 1), (0, 14, 2)])
