@@ -219,14 +219,14 @@ static void place(S *s, int cell, int p) {
     s->hash ^= g->zob[2 * cell + p - 1];
     /* Only two transitions are possible per window (see hot_refresh): it turns hot
      * for p on reaching K-2 stones, and stops being hot for the opponent on its
-     * first stone of p (it was hot for the opponent iff it held K-2 of theirs). */
+     * first stone of p (it was hot for the opponent iff it held K-2 or more of theirs). */
     int o = 3 - p, lo = s->k - 2;
     short *own = s->cnt[p], *opp = s->cnt[o];
     const int *w = g->cw + g->cw_start[cell], *end = g->cw + g->cw_start[cell + 1];
     for (; w < end; w++) {
-        int at = *w, c = ++own[at];
-        if (c == lo && opp[at] == 0) hot_set(s, p, *w, 1);
-        else if (c == 1 && opp[at] >= lo) hot_set(s, o, *w, 0);
+        int wi = *w, c = ++own[wi];
+        if (c == lo && opp[wi] == 0) hot_set(s, p, wi, 1);
+        else if (c == 1 && opp[wi] >= lo) hot_set(s, o, wi, 0);
     }
 }
 
@@ -240,9 +240,9 @@ static void take(S *s, int cell) {
     short *own = s->cnt[p], *opp = s->cnt[o];
     const int *w = g->cw + g->cw_start[cell], *end = g->cw + g->cw_start[cell + 1];
     for (; w < end; w++) {
-        int at = *w, c = --own[at];
-        if (c == lo - 1 && opp[at] == 0) hot_set(s, p, *w, 0);
-        else if (c == 0 && opp[at] >= lo) hot_set(s, o, *w, 1);
+        int wi = *w, c = --own[wi];
+        if (c == lo - 1 && opp[wi] == 0) hot_set(s, p, wi, 0);
+        else if (c == 0 && opp[wi] >= lo) hot_set(s, o, wi, 1);
     }
 }
 
