@@ -149,7 +149,7 @@ struct S {
     const GeomObject *g;
     int k;
     signed char *cells;   /* the padded board, with g->margin border cells on each side */
-    short *cnt[3];      /* CNT(s, p, w) = cnt[p][w]: stones of p in window w */
+    short *cnt[3];      /* cnt[p][w]: stones of p in window w */
     int *hot[3];        /* hot windows of p, unordered */
     int nhot[3];
     int *hotpos[3];     /* index in hot[p], or -1 */
@@ -164,8 +164,6 @@ struct S {
 };
 
 static void oom(S *s) { s->aborted = 2; }
-
-#define CNT(s, p, w) ((s)->cnt[p][w])
 
 static int *pool_take(S *s) {
     return s->npool ? s->pool[--s->npool] : malloc(sizeof(int) * POOL_CAP);
@@ -209,8 +207,8 @@ static inline void hot_set(S *s, int p, int w, int want) {
 /* Keep hot[q] = {w : cnt[3-q][w] == 0 and cnt[q][w] >= K-2} for both sides. */
 static inline void hot_refresh(S *s, int w) {
     int lo = s->k - 2;
-    hot_set(s, 1, w, CNT(s, 2, w) == 0 && CNT(s, 1, w) >= lo);
-    hot_set(s, 2, w, CNT(s, 1, w) == 0 && CNT(s, 2, w) >= lo);
+    hot_set(s, 1, w, s->cnt[2][w] == 0 && s->cnt[1][w] >= lo);
+    hot_set(s, 2, w, s->cnt[1][w] == 0 && s->cnt[2][w] >= lo);
 }
 
 static void place(S *s, int cell, int p) {
@@ -282,7 +280,7 @@ static void empties_with(S *s, int p, int count, IVec *out) {
     out->n = 0;
     for (int i = 0; i < s->nhot[p]; i++) {
         int w = s->hot[p][i];
-        if (CNT(s, p, w) != count) continue;
+        if (s->cnt[p][w] != count) continue;
         const int *win = g->win + w * k;
         for (int j = 0; j < k; j++)
             if (s->cells[win[j]] == 0 && !iv_push(s, out, win[j])) return;
@@ -308,7 +306,7 @@ static int new_completions(S *s, int cell, int p, IVec *out) {
     if (out) out->n = 0;
     for (int i = g->cw_start[cell]; i < g->cw_start[cell + 1]; i++) {
         int w = g->cw[i];
-        if (CNT(s, p, w) != k - 1 || CNT(s, 3 - p, w) != 0) continue;
+        if (s->cnt[p][w] != k - 1 || s->cnt[3 - p][w] != 0) continue;
         const int *win = g->win + w * k;
         int c = -1;
         for (int j = 0; j < k && c < 0; j++)
@@ -370,7 +368,7 @@ static void four_edges(S *s, int p, IVec *edges) {
     edges->n = 0;
     for (int i = 0; i < s->nhot[p]; i++) {
         int w = s->hot[p][i];
-        if (CNT(s, p, w) != k - 2) continue;
+        if (s->cnt[p][w] != k - 2) continue;
         const int *win = g->win + w * k;
         int e[2], ne = 0;
         for (int j = 0; j < k; j++)
@@ -434,7 +432,7 @@ static void double_defences(S *s, int sd, const IVec *threats, IVec *out) {
         if (!iv_push(s, &spoil, c0)) goto done;
         for (int i = g->cw_start[c0]; i < g->cw_start[c0 + 1]; i++) {
             int w = g->cw[i];
-            if (CNT(s, sd, w) != 0 || CNT(s, o, w) != k - 2) continue;
+            if (s->cnt[sd][w] != 0 || s->cnt[o][w] != k - 2) continue;
             const int *win = g->win + w * k;
             for (int j = 0; j < k; j++)
                 if (s->cells[win[j]] == 0 && !iv_push(s, &spoil, win[j])) goto done;
@@ -614,23 +612,22 @@ done:
 typedef struct { int m, cost; IVec replies; } Branch;
 typedef struct { int m; IVec dm; } Three;
 
-/* LineState.threes, restricted to `only` when only >= 0 (other cells would be discarded). */
 /* Freestyle, p with no completing cell: the double_moves of p after a stone of p on the
  * empty c, worked out from `base` (p's four_edges now) and the windows through c, without
- * playing c.  Returns 0 (dm empty) when c makes a four instead: a window through c then
- * holds K-2 stones of p and none of the opponent's.  Otherwise the windows with K-2 stones
- * of p after c are those of now plus the ones through c that held K-3; dm gets (sorted)
- * every cell with two completions or more in them. */
-static int doubles_after(S *s, int p, int c, const IVec *base, IVec *dm) {
+ * playing c.  dm stays empty when c makes a four instead: a window through c then holds
+ * K-2 stones of p and none of the opponent's.  Otherwise the windows with K-2 stones of p
+ * after c are those of now plus the ones through c that held K-3; dm gets (sorted) every
+ * cell with two completions or more in them. */
+static void doubles_after(S *s, int p, int c, const IVec *base, IVec *dm) {
     const GeomObject *g = s->g;
     int k = s->k, o = 3 - p;
     IVec fresh = {0};
     dm->n = 0;
     for (int i = g->cw_start[c]; i < g->cw_start[c + 1]; i++) {
         int w = g->cw[i];
-        if (CNT(s, o, w) != 0) continue;
-        int n = CNT(s, p, w);
-        if (n == k - 2) { iv_free(s, &fresh); return 0; }
+        if (s->cnt[o][w] != 0) continue;
+        int n = s->cnt[p][w];
+        if (n == k - 2) goto done;
         if (n != k - 3) continue;
         const int *win = g->win + w * k;
         int e[2], ne = 0;
@@ -647,34 +644,31 @@ static int doubles_after(S *s, int p, int c, const IVec *base, IVec *dm) {
     /* Cells c gives a completion: count the distinct ones, old and new. */
     for (int i = 0, j; i < fresh.n; i = j) {
         int m = run_of(&fresh, i, &j);
-        int lo = 0, hi = base->n;  /* the first edge of m in base */
+        int lo = 0, hi = base->n;  /* base's edges of m: [lo, end) */
         while (lo < hi) {
             int mid = (lo + hi) / 2;
             if ((base->v[mid] >> 16) < m) lo = mid + 1; else hi = mid;
         }
-        int total = 0, a = i, b = lo;
-        while (a < j || (b < base->n && (base->v[b] >> 16) == m)) {
-            int in_b = b < base->n && (base->v[b] >> 16) == m;
-            if (a < j && in_b && fresh.v[a] == base->v[b]) { a++; b++; }
-            else if (a < j && (!in_b || fresh.v[a] < base->v[b])) a++;
-            else b++;
-            total++;
-        }
+        int end = lo;
+        while (end < base->n && (base->v[end] >> 16) == m) end++;
+        int total = (end - lo) + (j - i);  /* both lists are unique: drop the edges in both */
+        for (int a = i; a < j; a++)
+            for (int b = lo; b < end; b++) total -= fresh.v[a] == base->v[b];
         if (total >= 2 && !iv_push(s, dm, m)) goto done;
     }
     sort_unique(dm);
 done:
     iv_free(s, &fresh);
-    return 1;
 }
 
+/* LineState.threes, restricted to `only` when only >= 0 (other cells would be discarded). */
 static int threes_of(S *s, int p, int only, Three **out) {
     const GeomObject *g = s->g;
     int k = s->k, target = k - 3, n = 0, cap = 0;
     IVec cand = {0}, w = {0}, base = {0};
     *out = NULL;
     for (int wi = 0; wi < g->nwin; wi++) {
-        if (CNT(s, p, wi) != target || CNT(s, 3 - p, wi) != 0) continue;
+        if (s->cnt[p][wi] != target || s->cnt[3 - p][wi] != 0) continue;
         const int *win = g->win + wi * k;
         for (int j = 0; j < k; j++)
             if (s->cells[win[j]] == 0 && (only < 0 || win[j] == only) && !iv_push(s, &cand, win[j])) goto done;
@@ -854,13 +848,13 @@ static void s_load(S *s, const signed char *cells) {
     for (int w = 0; w < g->nwin; w++) {
         for (int j = 0; j < g->k; j++) {
             int v = s->cells[g->win[w * g->k + j]];
-            if (v == 1 || v == 2) CNT(s, v, w)++;
+            if (v == 1 || v == 2) s->cnt[v][w]++;
         }
     }
     /* Only windows with K-2 stones of one side can be hot; the rest stay out of the
      * lists (whose order nothing depends on: every reader sorts what it collects). */
     for (int w = 0; w < g->nwin; w++)
-        if (CNT(s, 1, w) >= g->k - 2 || CNT(s, 2, w) >= g->k - 2) hot_refresh(s, w);
+        if (s->cnt[1][w] >= g->k - 2 || s->cnt[2][w] >= g->k - 2) hot_refresh(s, w);
 }
 
 /* Start a new run: a budget of max_nodes nodes and `seconds` of time (< 0: none),

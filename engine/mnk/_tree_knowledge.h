@@ -210,7 +210,7 @@ static void near_lines(TreeObject *t, int cell, int reach, IVec *out) {
 /* defence._vcf_candidates: moves of sd that may refute the opponent's VCF `line`. */
 static void vcf_candidates(TreeObject *t, int sd, const Line *line, IVec *out) {
     const GeomObject *g = t->g;
-    const S *s = &t->s;
+    const short *mine = t->s.cnt[sd], *theirs = t->s.cnt[3 - sd];
     int k = g->k;
     for (int i = 0; i < line->n; i++) {
         int c = line->v[i];
@@ -218,8 +218,7 @@ static void vcf_candidates(TreeObject *t, int sd, const Line *line, IVec *out) {
         else iv_push(&t->s, out, c);
         for (int j = g->cw_start[c]; j < g->cw_start[c + 1]; j++) {
             int w = g->cw[j];
-            int mine = CNT(s, sd, w), theirs = CNT(s, 3 - sd, w);
-            int hit = i % 2 == 0 ? (mine == 0 && theirs >= k - 3) : (theirs == 0 && mine >= k - 3);
+            int hit = i % 2 == 0 ? (mine[w] == 0 && theirs[w] >= k - 3) : (theirs[w] == 0 && mine[w] >= k - 3);
             if (!hit) continue;
             for (int x = 0; x < k; x++) {
                 int cx = g->win[w * k + x];
