@@ -25,7 +25,7 @@ from .leaves import GuidedLeaves, PlayoutLeaves
 from .native import NativeSearcher, available as native_available
 from .options import MnkOptions, Mode
 from .oracle import LineOracle
-from .roottactics import THREAD_SHARE, RootPlan, plan_root
+from .roottactics import RECHECK_AFTER, THREAD_SHARE, BestMoveCheck, RootPlan, plan_root
 from .rules import Board, GameConfig
 from .solver import fast_solver
 
@@ -120,7 +120,10 @@ class MnkEngine:
         In guided mode a threat search at the root comes first (a share of the time set by
         the budgets): a VCF or VCT found is played at once (``reason`` ``"vcf"``/``"vct"``),
         and root moves after which the opponent has a VCT are dropped before the tree
-        search; with ``options.root.thread`` and the C tree it runs beside the tree.
+        search; with ``options.root.thread`` and the C tree it runs beside the tree.  Under
+        the opponent's threat, the move the tree settles on is checked again before it is
+        played when the plan left it open (:class:`engine.mnk.roottactics.BestMoveCheck`;
+        not beside the tree, where the plan's own checks take nearly the whole turn).
         """
         started = time.monotonic()
         if not isinstance(board, Board) or board.config != self.config:
@@ -133,13 +136,19 @@ class MnkEngine:
         if self._root_threats and self._beside and limits.deadline is not None and not tree.root_settled():
             return self._search_beside_tactics(board, limits, stop, on_info, started)
         stopped = stop is not None and stop.is_set()  # answer at once: no threat search first
+        check = None
         if self._root_threats and not stopped and not tree.root_settled():
             plan = self._plan(board, tree.root_moves(), limits.deadline)
             if plan.move is not None:
                 return _proven_win(plan, started, on_info)
             if plan.losing:
                 tree.drop_root_moves(plan.losing)
-        return tree.search(limits, stop=stop, on_info=on_info, started=started)
+            if plan.open and limits.deadline is not None:
+                now = time.monotonic()
+                threes = self.options.budgets(fast_solver(self.config)).threat_threes
+                check = BestMoveCheck(board.copy(), tree, plan.open, now + RECHECK_AFTER * (limits.deadline - now),
+                                      limits.deadline, threes, stop)
+        return tree.search(limits, stop=stop, on_info=on_info, started=started, between=check)
 
     def root_children(self):
         """The root's moves and statistics after the last search (:class:`engine.search.choice.Child`)."""

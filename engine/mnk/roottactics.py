@@ -23,6 +23,13 @@ exactly that, so the root -- one position a move -- gets a larger budget:
    (:func:`classify_moves`); the moves proven to lose are removed
    from the root as long as at least one other move remains.
 
+The checks leave some moves open (their budget ran out), and under a threat
+those are the moves a game is lost with: the opponent's VCT after them
+exists but takes longer to find than a check's share of the turn.  So during
+the tree search :class:`BestMoveCheck` checks again, with the rest of the
+turn, the one open move that matters -- the one the tree is about to play --
+and drops it when it loses.
+
 With a deadline, all of it takes a fixed share of the time left; without
 one (node or playout limits) only solver-node budgets bound it, so a seeded
 search stays reproducible.
@@ -36,6 +43,7 @@ from dataclasses import dataclass, field
 
 from typing import Sequence
 
+from ..search.choice import choose
 from .patterns import LineState
 from .rules import EMPTY, Board
 from .solver import _Abort, _solve, find_vcf, find_vct, probe_vct
@@ -55,9 +63,16 @@ THREAT_CHECK_MIN_S = 0.003
 #: Under a threat, the moves whose check ran out of budget are checked again, each pass
 #: with this many times the previous pass's time and nodes, while the checks' time lasts.
 SURVIVOR_FACTOR = 4
-#: Under a threat, the checks may use this share of the time left (at least the root's
-#: own share): a move that survives them is worth more than a deeper tree.
-THREAT_SHARE = 0.8
+#: Under a threat, the checks may use this share of the time left, counted when they begin
+#: (at least the root's own share); the moves they leave open get a second look from
+#: :class:`BestMoveCheck` if the tree settles on them.
+THREAT_SHARE = 0.4
+#: Under a threat, the tree's best move is checked again (:class:`BestMoveCheck`) once this
+#: share of the tree's time has passed: early enough to leave the check time, late
+#: enough that the tree's choice has settled.
+RECHECK_AFTER = 0.5
+#: Seconds of the first pass of that check (each further pass has SURVIVOR_FACTOR times more).
+BEST_CHECK_FIRST_S = 0.05
 #: The share of the time left (threatened or not) when the threat search runs on its own
 #: thread beside the tree (``MnkOptions.root.thread``): it no longer takes time from
 #: the tree, and the rest of the turn lets the tree use the moves it drops.
@@ -71,7 +86,8 @@ class RootPlan:
     ``move`` is a move to play at once (a proven win, ``reason`` ``"vcf"`` or
     ``"vct"``, ``line`` the winning line); otherwise ``losing`` lists the root
     moves proven to lose (to be dropped), ``checked`` how many were examined,
-    ``threat`` the opponent's win the null-move probe found (if any).
+    ``threat`` the opponent's win the null-move probe found (if any), ``open`` the
+    moves whose check ran out of budget while that threat stands.
     """
 
     move: int | None = None
@@ -80,6 +96,7 @@ class RootPlan:
     losing: list[int] = field(default_factory=list)
     checked: int = 0
     threat: list[int] = field(default_factory=list)
+    open: list[int] = field(default_factory=list)
 
 
 def plan_root(
@@ -171,7 +188,55 @@ def plan_root(
     if kept or any(v == UNCHECKED for v in verdicts.values()):
         # Keep every move when all lose: the tree then looks for the longest resistance.
         plan.losing = losing
+    if threatened:
+        plan.open = [m for m, v in verdicts.items() if v == OPEN]
     return plan
+
+
+class BestMoveCheck:
+    """Checks the tree's best root move for the opponent's VCT before it is played.
+
+    A search's ``between`` callback (:meth:`engine.search.mcts.MCTS.search`): from
+    ``begin`` (monotonic) on, while the move the tree would play (``tree.root_children``,
+    :func:`engine.search.choice.choose`) is one of ``moves`` (the plan's open ones), it is
+    checked as :func:`classify_moves` does under a threat, with ``threes`` threes, in
+    passes of growing length until ``deadline``; a move proven to lose is dropped from the root
+    (``tree.drop_root_moves``, which keeps the last move) and the next best checked.
+    Each move is checked once, and none once ``stop`` is set.  ``board`` is used in place
+    and restored.
+    """
+
+    def __init__(self, board: Board, tree, moves: Sequence[int], begin: float, deadline: float,
+                 threes: int, stop: threading.Event | None = None) -> None:
+        self.board = board
+        self.tree = tree
+        self.pending = set(moves)
+        self.begin = begin
+        self.deadline = deadline
+        self.threes = threes
+        self.stop = stop
+        #: The moves checked, each with its verdict (open: no pass settled it), in order.
+        self.verdicts: dict[int, str] = {}
+
+    def __call__(self, last: bool) -> bool:
+        """Check the best move if it is due; never ends the search (returns False)."""
+        while self.pending and not last and not _stopped(self.stop) and time.monotonic() >= self.begin:
+            children = self.tree.root_children()
+            best = choose(children)
+            if best is None or children[best].move not in self.pending:
+                break
+            move = children[best].move
+            self.pending.discard(move)
+            # Passes of growing length (as the plan's rechecks), so that a stop is seen
+            # between them: a solver run cannot be stopped but by its own time limit.
+            verdicts = {move: OPEN}
+            checks = dict(max_nodes=2**62, max_threes=self.threes, deepen=True,
+                          move_seconds=BEST_CHECK_FIRST_S / SURVIVOR_FACTOR)
+            _recheck_open(self.board, verdicts, self.deadline, checks, self.stop)
+            self.verdicts[move] = verdicts[move]
+            if verdicts[move] != LOSING or not self.tree.drop_root_moves([move]):
+                break
+        return False
 
 
 def _stopped(stop: threading.Event | None) -> bool:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine.mnk.engine import MnkEngine
-from engine.mnk.options import GUIDED_TREE, MnkOptions
+from engine.mnk.options import FAST_SOLVER_BUDGETS, GUIDED_TREE, MnkOptions
 from engine.mnk.roottactics import plan_root
 from engine.mnk.rules import Board, GameConfig, Player
 from engine.mnk.roottactics import losing_moves
@@ -40,6 +40,14 @@ def board_of(xs, os_, to_move: int = X) -> Board:
 
 def m(x: int, y: int) -> int:
     return CFG.move(x, y)
+
+
+#: A game against Rapfi up to a move of X that lost to O's VCT: X to move, O threatening.
+THREATENED_GAME = [
+    (7, 8), (6, 7), (6, 6), (7, 7), (9, 8), (7, 6), (8, 5), (6, 8), (5, 9), (5, 7), (4, 7), (8, 6), (9, 7),
+    (7, 9), (4, 6), (8, 10), (9, 11), (9, 5), (10, 4), (9, 9), (6, 9), (7, 10), (10, 10), (11, 9), (10, 9),
+    (10, 8), (11, 7), (4, 8), (7, 4), (5, 10), (6, 10), (3, 8), (2, 8), (6, 11), (4, 9), (10, 7), (3, 9), (2, 9),
+]
 
 
 def fork_position() -> Board:
@@ -290,3 +298,116 @@ def test_a_stopped_plan_drops_nothing_and_a_stopped_check_checks_nothing():
     # A stop does not hide a win already found: the own VCF comes first.
     win = board_of([(5, 7), (6, 7), (7, 7)], [(0, 0), (14, 14), (0, 14)])
     assert plan_root(win, [m(4, 7), m(8, 7)], None, 0.15, stop=stop).reason == "vcf"
+
+
+class _FakeRoot:
+    """The root methods :class:`BestMoveCheck` uses, over fixed visit counts."""
+
+    def __init__(self, visits: dict[int, int]) -> None:
+        self.visits = dict(visits)
+        self.dropped: list[int] = []
+
+    def root_children(self):
+        from engine.search.choice import Child
+
+        return [Child(mv, float(n), n / 2.0) for mv, n in self.visits.items()]
+
+    def drop_root_moves(self, drop) -> int:
+        gone = [mv for mv in drop if mv in self.visits][: len(self.visits) - 1]
+        for mv in gone:
+            del self.visits[mv]
+        self.dropped += gone
+        return len(gone)
+
+
+def test_the_best_move_check_drops_the_tree_choice_when_it_loses_and_checks_the_next():
+    import time
+
+    from engine.mnk.roottactics import LOSING, SAFE, BestMoveCheck
+
+    b = fork_position()
+    before = list(b.cells)
+    root = _FakeRoot({m(10, 2): 90, m(7, 7): 50, m(8, 8): 10})
+    check = BestMoveCheck(b, root, [m(10, 2), m(7, 7)], 0.0, time.monotonic() + 5.0, threes=2)
+    assert check(False) is False
+    # m(10, 2) ignores O's double-three threat: proven lost and dropped; m(7, 7), the tree's
+    # next choice, blocks it: proven safe and kept.
+    assert check.verdicts == {m(10, 2): LOSING, m(7, 7): SAFE}
+    assert root.dropped == [m(10, 2)] and b.cells == before
+    # Each move is checked once, and a best move the plan did not leave open is not checked.
+    assert check(False) is False and len(check.verdicts) == 2
+    other = BestMoveCheck(b, _FakeRoot({m(8, 8): 90, m(10, 2): 50}), [m(10, 2)], 0.0, time.monotonic() + 5.0, 2)
+    other(False)
+    assert other.verdicts == {}
+
+
+def test_the_best_move_check_waits_for_its_time_and_obeys_stop_and_the_last_call():
+    import threading
+    import time
+
+    from engine.mnk.roottactics import BestMoveCheck
+
+    b = fork_position()
+    stop = threading.Event()
+    soon = time.monotonic() + 5.0
+    for begin, last, stopped in ((soon, False, False), (0.0, True, False), (0.0, False, True)):
+        if stopped:
+            stop.set()
+        root = _FakeRoot({m(10, 2): 90, m(7, 7): 50})
+        check = BestMoveCheck(b, root, [m(10, 2)], begin, soon + 5.0, 2, stop)
+        check(last)
+        assert check.verdicts == {} and root.dropped == []
+
+
+def test_plan_root_under_a_threat_lists_the_moves_its_checks_left_open(monkeypatch):
+    import time
+
+    from engine.mnk import roottactics
+
+    b = fork_position()
+    moves = [m(7, 7), m(10, 2), m(8, 8)]
+    # Checks too short to settle more than the moves that ignore the threat outright (O then
+    # has its double three at once), and passes that never grow: the block stays open.
+    monkeypatch.setattr(roottactics, "THREAT_CHECK_MIN_S", 1e-6)
+    monkeypatch.setattr(roottactics, "THREAT_CHECK_FACTOR", 0.0)
+    monkeypatch.setattr(roottactics, "SURVIVOR_FACTOR", 1)
+    plan = plan_root(b, moves, time.monotonic() + 0.2, 0.5, threat_threes=2, threat_nodes=20_000)
+    assert plan.threat and plan.losing == [m(10, 2), m(8, 8)] and plan.open == [m(7, 7)]
+
+
+def test_the_engine_checks_the_move_it_is_about_to_play_when_the_plan_left_it_open(monkeypatch):
+    import time
+
+    from engine.mnk import engine as mnk_engine
+    from engine.mnk import roottactics
+
+    made = []
+
+    class Recorded(roottactics.BestMoveCheck):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(mnk_engine, "BestMoveCheck", Recorded)
+    # The plan's checks: a first pass that settles only what loses at once, and 5 % of the
+    # turn for the passes after it, too little for the slower wins of O.
+    monkeypatch.setattr(roottactics, "THREAT_CHECK_MIN_S", 1e-6)
+    monkeypatch.setattr(roottactics, "THREAT_CHECK_FACTOR", 0.0)
+    monkeypatch.setattr(roottactics, "THREAT_SHARE", 0.05)
+    guided = MnkOptions.guided()
+    options = replace(guided, root=replace(guided.root, budgets=FAST_SOLVER_BUDGETS._replace(root_share=0.05)))
+    # X to move, O threatening: a few moves are safe, most lose to O's VCT at once, and the
+    # blocks that lose need a deeper search (after (8, 3) O's VCT takes about 70 ms).
+    board = Board(CFG)
+    for x, y in THREATENED_GAME:
+        board.play(CFG.move(x, y))
+    result = MnkEngine(CFG, options, seed=0).search(board, Limits(deadline=time.monotonic() + 1.0))
+    (check,) = made
+    # The plan's checks were too short to settle the moves that do not lose at once; the
+    # tree's choices among them were checked, and none proven lost was played.
+    assert check.verdicts
+    assert check.verdicts.get(result.move) != roottactics.LOSING
+    # A search without a deadline (reproducible from its seed) checks nothing more.
+    made.clear()
+    MnkEngine(CFG, options, seed=0).search(board, Limits(nodes=200))
+    assert made == []
