@@ -11,6 +11,7 @@ from engine.mnk.engine import MnkEngine
 from engine.mnk.options import FAST_SOLVER_BUDGETS, GUIDED_TREE, MnkOptions
 from engine.mnk.roottactics import plan_root
 from engine.mnk.rules import Board, GameConfig, Player
+from engine.mnk.solver import fast_solver
 from engine.mnk.roottactics import losing_moves
 from engine.search.limits import Limits
 from engine.search.mcts import MCTS
@@ -375,6 +376,7 @@ def test_plan_root_under_a_threat_lists_the_moves_its_checks_left_open(monkeypat
     assert plan.threat and plan.losing == [m(10, 2), m(8, 8)] and plan.open == [m(7, 7)]
 
 
+@pytest.mark.skipif(not fast_solver(CFG), reason="its time shares are set for the C solver")
 def test_the_engine_checks_the_move_it_is_about_to_play_when_the_plan_left_it_open(monkeypatch):
     import time
 
