@@ -211,10 +211,65 @@ static inline void hot_refresh(S *s, int w) {
     hot_set(s, 2, w, s->cnt[1][w] == 0 && s->cnt[2][w] >= lo);
 }
 
+/* Where SSE2 is at hand (every x86-64), the window counts are read and written eight at a time. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define HAVE_SSE2 1
+
+/* LANES[n]: -1 in the first n of eight 16-bit lanes, 0 in the others. */
+static const short LANES[RUN_MAX + 1][8] __attribute__((aligned(16))) = {
+    {0}, {-1}, {-1, -1}, {-1, -1, -1}, {-1, -1, -1, -1}, {-1, -1, -1, -1, -1},
+    {-1, -1, -1, -1, -1, -1}, {-1, -1, -1, -1, -1, -1, -1}, {-1, -1, -1, -1, -1, -1, -1, -1},
+};
+
+/* The lanes (windows w0 + i) whose 16-bit lanes are all ones in mask m, each passed to hot_set. */
+#define RUN_HOT_SET(s, side, w0, m, want)                                       \
+    for (unsigned bits_ = (unsigned)_mm_movemask_epi8(m); bits_; bits_ &= bits_ - 1, bits_ &= bits_ - 1) \
+        hot_set(s, side, (w0) + (__builtin_ctz(bits_) >> 1), want)
+
+/* place/take on the runs of the windows through `cell` (Geometry.runs): add `delta` (+1 or -1)
+ * to p's counts, a run at a time, and apply the hot-list transitions of place and take.  The
+ * loads and stores reach up to RUN_MAX - 1 counts past a run (s_alloc pads the arrays); they
+ * write back what they read there. */
+static inline void runs_move(S *s, int cell, int p, int delta) {
+    const GeomObject *g = s->g;
+    int o = 3 - p, lo = s->k - 2;
+    short *own = s->cnt[p], *opp = s->cnt[o];
+    const __m128i zero = _mm_setzero_si128(), vone = _mm_set1_epi16(1);
+    const __m128i vlo = _mm_set1_epi16((short)lo), vlo1 = _mm_set1_epi16((short)(lo - 1));
+    for (int d = 0; d < 4; d++) {
+        int n = g->run_n[4 * cell + d], w0 = g->run_w[4 * cell + d];
+        if (!n) continue;
+        __m128i m = _mm_load_si128((const __m128i *)LANES[n]);
+        __m128i *at = (__m128i *)(own + w0);
+        __m128i x = _mm_loadu_si128((const __m128i *)(opp + w0)), c;
+        if (delta > 0) {
+            c = _mm_sub_epi16(_mm_loadu_si128(at), m);
+            _mm_storeu_si128(at, c);
+            /* hot for p on reaching K-2 stones; no longer hot for o on the first stone of p */
+            __m128i heat = _mm_and_si128(m, _mm_and_si128(_mm_cmpeq_epi16(c, vlo), _mm_cmpeq_epi16(x, zero)));
+            __m128i cool = _mm_and_si128(m, _mm_and_si128(_mm_cmpeq_epi16(c, vone), _mm_cmpgt_epi16(x, vlo1)));
+            RUN_HOT_SET(s, p, w0, heat, 1);
+            RUN_HOT_SET(s, o, w0, cool, 0);
+        } else {
+            c = _mm_add_epi16(_mm_loadu_si128(at), m);
+            _mm_storeu_si128(at, c);
+            __m128i cool = _mm_and_si128(m, _mm_and_si128(_mm_cmpeq_epi16(c, vlo1), _mm_cmpeq_epi16(x, zero)));
+            __m128i heat = _mm_and_si128(m, _mm_and_si128(_mm_cmpeq_epi16(c, zero), _mm_cmpgt_epi16(x, vlo1)));
+            RUN_HOT_SET(s, p, w0, cool, 0);
+            RUN_HOT_SET(s, o, w0, heat, 1);
+        }
+    }
+}
+#endif
+
 static void place(S *s, int cell, int p) {
     const GeomObject *g = s->g;
     s->cells[cell] = (signed char)p;
     s->hash ^= g->zob[2 * cell + p - 1];
+#ifdef HAVE_SSE2
+    if (g->runs) { runs_move(s, cell, p, 1); return; }
+#endif
     /* Only two transitions are possible per window (see hot_refresh): it turns hot
      * for p on reaching K-2 stones, and stops being hot for the opponent on its
      * first stone of p (it was hot for the opponent iff it held K-2 or more of theirs). */
@@ -233,6 +288,9 @@ static void take(S *s, int cell) {
     int p = s->cells[cell];
     s->cells[cell] = 0;
     s->hash ^= g->zob[2 * cell + p - 1];
+#ifdef HAVE_SSE2
+    if (g->runs) { runs_move(s, cell, p, -1); return; }
+#endif
     /* The reverse of place's two transitions. */
     int o = 3 - p, lo = s->k - 2;
     short *own = s->cnt[p], *opp = s->cnt[o];
@@ -242,6 +300,28 @@ static void take(S *s, int cell) {
         if (c == lo - 1 && opp[wi] == 0) hot_set(s, p, wi, 0);
         else if (c == 0 && opp[wi] >= lo) hot_set(s, o, wi, 1);
     }
+}
+
+/* The first window from w on with `count` stones of p and none of the opponent's, or -1. */
+static inline int next_window_with(const S *s, int p, int count, int w) {
+    const int nwin = s->g->nwin;
+#ifdef HAVE_SSE2
+    /* Eight windows a step: the counts are padded past the last window (s_alloc). */
+    const __m128i vc = _mm_set1_epi16((short)count), zero = _mm_setzero_si128();
+    for (; w < nwin; w += 8) {
+        __m128i mine = _mm_loadu_si128((const __m128i *)(s->cnt[p] + w));
+        __m128i theirs = _mm_loadu_si128((const __m128i *)(s->cnt[3 - p] + w));
+        unsigned bits = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi16(mine, vc), _mm_cmpeq_epi16(theirs, zero)));
+        if (bits) {
+            w += __builtin_ctz(bits) >> 1;
+            return w < nwin ? w : -1;
+        }
+    }
+#else
+    for (; w < nwin; w++)
+        if (s->cnt[p][w] == count && s->cnt[3 - p][w] == 0) return w;
+#endif
+    return -1;
 }
 
 static int tick(S *s) {
@@ -667,8 +747,7 @@ static int threes_of(S *s, int p, int only, Three **out) {
     int k = s->k, target = k - 3, n = 0, cap = 0;
     IVec cand = {0}, w = {0}, base = {0};
     *out = NULL;
-    for (int wi = 0; wi < g->nwin; wi++) {
-        if (s->cnt[p][wi] != target || s->cnt[3 - p][wi] != 0) continue;
+    for (int wi = next_window_with(s, p, target, 0); wi >= 0; wi = next_window_with(s, p, target, wi + 1)) {
         const int *win = g->win + wi * k;
         for (int j = 0; j < k; j++)
             if (s->cells[win[j]] == 0 && (only < 0 || win[j] == only) && !iv_push(s, &cand, win[j])) goto done;
@@ -814,7 +893,7 @@ static int s_alloc(S *s, const GeomObject *g) {
     }
     int nw = g->nwin > 0 ? g->nwin : 1;
     for (int p = 1; p <= 2; p++) {
-        s->cnt[p] = calloc((size_t)nw, sizeof(short));
+        s->cnt[p] = calloc((size_t)nw + RUN_MAX, sizeof(short));  /* read eight at a time (HAVE_SSE2) */
         s->hot[p] = malloc(sizeof(int) * (size_t)nw);
         s->hotpos[p] = malloc(sizeof(int) * (size_t)nw);
     }

@@ -20,6 +20,8 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,23 +45,104 @@ typedef struct {
     int renju;      /* black wins with exactly five and may not play its forbidden points */
     int dirs[4];    /* the four padded steps (renju's line walks) */
     int margin;     /* off-board cells kept before and after a state's padded cells */
+    /* Runs (see geom_number_lines): the windows through cell c in its i-th direction are
+     * the ids run_w[4c+i] .. run_w[4c+i] + run_n[4c+i] - 1.  runs is 0 where they are not
+     * (more than four directions or K > RUN_MAX: place and take then walk cw). */
+    int runs;
+    int *run_w;
+    unsigned char *run_n;
 } GeomObject;
+
+/* Most windows a run may hold: one 128-bit vector of 16-bit counts. */
+#define RUN_MAX 8
 
 static void geom_dealloc(GeomObject *g) {
     free(g->win);
     free(g->cw_start);
     free(g->cw);
     free(g->zob);
+    free(g->run_w);
+    free(g->run_n);
     Py_TYPE(g)->tp_free((PyObject *)g);
 }
 
+/* Number the windows line by line: the windows of one line in one direction, in order
+ * along it, get consecutive ids, so the windows through a cell in one direction are one
+ * run of ids, which place and take update as one vector.  Nothing depends on which id a
+ * window gets: every reader of the window tables sorts what it collects.  `win` holds the
+ * windows as given and is rewritten in the new order; returns -1 when out of memory. */
+static int geom_number_lines(GeomObject *g, int *win) {
+    int k = g->k, nwin = g->nwin, npad = g->npad, steps[4], nsteps = 0;
+    g->runs = 0;
+    if (k > RUN_MAX || nwin == 0) return 0;
+    for (int w = 0; w < nwin; w++) {
+        int step = win[w * k + 1] - win[w * k], d = 0;
+        while (d < nsteps && steps[d] != step) d++;
+        if (d == nsteps) {
+            if (nsteps == 4) return 0;
+            steps[nsteps++] = step;
+        }
+    }
+    int *first = malloc(sizeof(int) * 4 * (size_t)npad);   /* [d * npad + cell]: the window starting there */
+    int *dir = malloc(sizeof(int) * (size_t)nwin);
+    int *order = malloc(sizeof(int) * (size_t)nwin);       /* old ids in the new order */
+    unsigned char *seen = calloc((size_t)nwin, 1);
+    int *copy = malloc(sizeof(int) * (size_t)nwin * (size_t)k);
+    g->run_w = calloc(4 * (size_t)npad, sizeof(int));
+    g->run_n = calloc(4 * (size_t)npad, 1);
+    int n = 0, ok = 1;
+    if (!first || !dir || !order || !seen || !copy || !g->run_w || !g->run_n) {
+        free(first); free(dir); free(order); free(seen); free(copy);
+        return -1;
+    }
+    for (int i = 0; i < 4 * npad; i++) first[i] = -1;
+    for (int w = 0; w < nwin; w++) {
+        int step = win[w * k + 1] - win[w * k], d = 0;
+        while (steps[d] != step) d++;
+        dir[w] = d;
+        first[d * npad + win[w * k]] = w;
+    }
+    /* A line starts at a window with no window one step before it. */
+    for (int w = 0; w < nwin && ok; w++) {
+        int d = dir[w], before = win[w * k] - steps[d];
+        if (before >= 0 && before < npad && first[d * npad + before] >= 0) continue;
+        for (int x = w; x >= 0 && ok;) {
+            if (seen[x]) { ok = 0; break; }  /* repeated windows: no lines to number by */
+            seen[x] = 1;
+            order[n++] = x;
+            int next = win[x * k] + steps[d];
+            x = next >= 0 && next < npad ? first[d * npad + next] : -1;
+        }
+    }
+    if (ok && n == nwin) {
+        memcpy(copy, win, sizeof(int) * (size_t)nwin * (size_t)k);
+        for (int i = 0; i < nwin; i++)
+            memcpy(win + (size_t)i * k, copy + (size_t)order[i] * k, sizeof(int) * (size_t)k);
+    }
+    free(first); free(dir); free(order); free(seen); free(copy);
+    if (!ok || n != nwin) return 0;
+    /* Each cell's windows, direction by direction: consecutive ids (checked, not assumed). */
+    for (int w = 0; w < nwin; w++) {
+        int step = win[w * k + 1] - win[w * k], d = 0;
+        while (steps[d] != step) d++;
+        for (int j = 0; j < k; j++) {
+            int c = win[w * k + j];
+            if (!g->run_n[4 * c + d]) g->run_w[4 * c + d] = w;
+            else if (g->run_w[4 * c + d] + g->run_n[4 * c + d] != w) return 0;
+            g->run_n[4 * c + d]++;
+        }
+    }
+    g->runs = 1;
+    return 0;
+}
+
 static int geom_init(GeomObject *g, PyObject *args, PyObject *kwds) {
-    int npad, k, renju = 0;
+    int npad, k, renju = 0, runs = 1;
     int dirs[4] = {0, 0, 0, 0};
     PyObject *windows, *zobrist;
-    static char *kwlist[] = {"npad", "k", "windows", "zobrist", "renju", "directions", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOO|p(iiii)", kwlist, &npad, &k, &windows, &zobrist,
-                                     &renju, &dirs[0], &dirs[1], &dirs[2], &dirs[3]))
+    static char *kwlist[] = {"npad", "k", "windows", "zobrist", "renju", "directions", "runs", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiOO|p(iiii)p", kwlist, &npad, &k, &windows, &zobrist,
+                                     &renju, &dirs[0], &dirs[1], &dirs[2], &dirs[3], &runs))
         return -1;
     int margin = 1;
     for (int i = 0; i < 4; i++) {
@@ -118,11 +201,13 @@ static int geom_init(GeomObject *g, PyObject *args, PyObject *kwds) {
         Py_DECREF(cells);
     }
     for (int c = 0; c < npad; c++) g->cw_start[c + 1] += g->cw_start[c];
+    g->runs = 0;
+    if (runs && geom_number_lines(g, g->win) < 0) { PyErr_NoMemory(); goto fail; }
     {
         int *fill = malloc(sizeof(int) * (size_t)npad);
         if (!fill) { PyErr_NoMemory(); goto fail; }
         memcpy(fill, g->cw_start, sizeof(int) * (size_t)npad);
-        /* Window ids ascending per cell, as Geometry.cell_windows lists them. */
+        /* Window ids ascending per cell. */
         for (int w = 0; w < nwin; w++)
             for (int j = 0; j < k; j++) g->cw[fill[g->win[w * k + j]]++] = w;
         free(fill);
@@ -151,11 +236,19 @@ fail:
     return -1;
 }
 
+static PyMemberDef geom_members[] = {
+    {"runs", T_INT, offsetof(GeomObject, runs), READONLY, "1 when stones update the window counts a line at a time"},
+    {NULL},
+};
+
 static PyTypeObject GeomType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "engine.mnk._threatcore.Geometry",
-    .tp_doc = "Geometry(npad, k, windows, zobrist, renju=False, directions=(0, 0, 0, 0)): window tables\n"
-              "of one board configuration; under renju the four padded steps are needed.",
+    .tp_doc = "Geometry(npad, k, windows, zobrist, renju=False, directions=(0, 0, 0, 0), runs=True): window\n"
+              "tables of one board configuration; under renju the four padded steps are needed.  With runs\n"
+              "(and K <= 8) the windows are numbered line by line and a stone updates its windows'\n"
+              "counts a line at a time; the attribute runs says whether that is so.",
+    .tp_members = geom_members,
     .tp_basicsize = sizeof(GeomObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,

@@ -184,3 +184,39 @@ def test_geometry_refuses_boards_whose_cells_do_not_fit_sixteen_bits():
     biggest = GameConfig(64, 64, 5)  # the largest board the rules allow is accepted
     assert solver._native_geometry(biggest) is not None
 
+
+
+@native
+def test_line_runs_give_the_answers_of_the_window_walk(monkeypatch):
+    """Where K <= 8 the C geometry numbers the windows line by line and a stone updates its
+    windows' counts a line at a time (``Geometry.runs``); for K > 8, or built with
+    ``runs=False``, it walks them one by one.  Both must give the same answers, and the
+    boards the engine plays on must get the runs (else the speed is silently lost)."""
+    from engine.mnk.patterns import geometry
+
+    def built(cfg, runs):
+        geom = geometry(cfg)
+        return solver._threatcore.Geometry(
+            cfg.padded_size, cfg.win_length, geom.windows, geom.zobrist,
+            renju=cfg.rule is Rule.RENJU, directions=cfg.directions, runs=runs)
+
+    for cfg in (GameConfig(15, 15, 5), GameConfig(20, 20, 5), GameConfig(15, 15, 5, Rule.RENJU), GameConfig(11, 9, 4)):
+        assert solver._native_geometry(cfg).runs == 1
+    assert solver._native_geometry(GameConfig(19, 19, 9)).runs == 0
+    assert built(GameConfig(15, 15, 5), False).runs == 0
+
+    monkeypatch.setattr(solver, "USE_NATIVE", True)
+    kinds = {"line": 0, "none": 0, "abort": 0}
+    for board, a in _random_cases(23, 60, FREESTYLE_CASES + RENJU_CASES):
+        answers = []
+        for runs in (True, False):
+            geom = built(board.config, runs)
+            monkeypatch.setattr(solver, "_native_geometry", lambda cfg, geom=geom: geom)
+            st = LineState(board.config, board.cells)
+            try:
+                answers.append(solver._solve(st, a, 1500, None, threes=2, deepen=True))
+            except solver._Abort:
+                answers.append("abort")
+        assert answers[0] == answers[1], board.render()
+        kinds["abort" if answers[0] == "abort" else "line" if answers[0] else "none"] += 1
+    assert min(kinds.values()) >= 3, kinds
