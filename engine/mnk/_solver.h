@@ -692,6 +692,16 @@ done:
 typedef struct { int m, cost; IVec replies; } Branch;
 typedef struct { int m; IVec dm; } Three;
 
+/* Window w holds K-3 stones of one side and three empty cells, c among them: push the four
+ * edges the other two would make once c is played (both orders); 0 when out of memory. */
+static inline int push_edges_besides(S *s, int w, int c, IVec *fresh) {
+    const int k = s->k, *win = s->g->win + w * k;
+    int e[2], ne = 0;
+    for (int j = 0; j < k; j++)
+        if (win[j] != c && s->cells[win[j]] == 0 && ne < 2) e[ne++] = win[j];
+    return iv_push(s, fresh, (e[0] << 16) | e[1]) && iv_push(s, fresh, (e[1] << 16) | e[0]);
+}
+
 /* Freestyle, p with no completing cell: the double_moves of p after a stone of p on the
  * empty c, worked out from `base` (p's four_edges now) and the windows through c, without
  * playing c.  dm stays empty when c makes a four instead: a window through c then holds
@@ -703,17 +713,31 @@ static void doubles_after(S *s, int p, int c, const IVec *base, IVec *dm) {
     int k = s->k, o = 3 - p;
     IVec fresh = {0};
     dm->n = 0;
+#ifdef HAVE_SSE2
+    if (g->runs) {
+        /* The windows through c a line at a time: any with K-2 stones of p and none of o's
+         * makes c a four; those with K-3 give c's new edges. */
+        const __m128i zero = _mm_setzero_si128();
+        const __m128i v2 = _mm_set1_epi16((short)(k - 2)), v3 = _mm_set1_epi16((short)(k - 3));
+        for (int d = 0; d < 4; d++) {
+            int n = g->run_n[4 * c + d], w0 = g->run_w[4 * c + d];
+            if (!n) continue;
+            __m128i live = _mm_and_si128(_mm_load_si128((const __m128i *)LANES[n]),
+                                         _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(s->cnt[o] + w0)), zero));
+            __m128i mine = _mm_loadu_si128((const __m128i *)(s->cnt[p] + w0));
+            if (_mm_movemask_epi8(_mm_and_si128(live, _mm_cmpeq_epi16(mine, v2)))) goto done;
+            unsigned bits = (unsigned)_mm_movemask_epi8(_mm_and_si128(live, _mm_cmpeq_epi16(mine, v3)));
+            for (; bits; bits &= bits - 1, bits &= bits - 1)
+                if (!push_edges_besides(s, w0 + (__builtin_ctz(bits) >> 1), c, &fresh)) goto done;
+        }
+    } else
+#endif
     for (int i = g->cw_start[c]; i < g->cw_start[c + 1]; i++) {
         int w = g->cw[i];
         if (s->cnt[o][w] != 0) continue;
         int n = s->cnt[p][w];
         if (n == k - 2) goto done;
-        if (n != k - 3) continue;
-        const int *win = g->win + w * k;
-        int e[2], ne = 0;
-        for (int j = 0; j < k; j++)
-            if (win[j] != c && s->cells[win[j]] == 0 && ne < 2) e[ne++] = win[j];
-        if (!iv_push(s, &fresh, (e[0] << 16) | e[1]) || !iv_push(s, &fresh, (e[1] << 16) | e[0])) goto done;
+        if (n == k - 3 && !push_edges_besides(s, w, c, &fresh)) goto done;
     }
     sort_unique(&fresh);
     /* Cells with two completions already (they stay: c takes no completion of p away). */
