@@ -230,35 +230,30 @@ static const short LANES[RUN_MAX + 1][8] __attribute__((aligned(16))) = {
 /* place/take on the runs of the windows through `cell` (Geometry.runs): add `delta` (+1 or -1)
  * to p's counts, a run at a time, and apply the hot-list transitions of place and take.  The
  * loads and stores reach up to RUN_MAX - 1 counts past a run (s_alloc pads the arrays); they
- * write back what they read there. */
-static inline void runs_move(S *s, int cell, int p, int delta) {
+ * write back what they read there.  Always inlined: place and take each get the code for their
+ * own delta. */
+__attribute__((always_inline)) static inline void runs_move(S *s, int cell, int p, int delta) {
     const GeomObject *g = s->g;
-    int o = 3 - p, lo = s->k - 2;
+    int o = 3 - p, lo = s->k - 2, want = delta > 0;
     short *own = s->cnt[p], *opp = s->cnt[o];
-    const __m128i zero = _mm_setzero_si128(), vone = _mm_set1_epi16(1);
-    const __m128i vlo = _mm_set1_epi16((short)lo), vlo1 = _mm_set1_epi16((short)(lo - 1));
+    const __m128i zero = _mm_setzero_si128(), step = _mm_set1_epi16((short)delta);
+    const __m128i vlo1 = _mm_set1_epi16((short)(lo - 1));
+    /* After the change, p's window turns hot (place) or cold (take) where it holds K-2 (place)
+     * or K-3 (take) stones of p and none of o's; o's turns cold (place) or hot (take) where it
+     * holds K-2 or more of o's and now 1 (place) or 0 (take) of p's. */
+    const __m128i own_at = _mm_set1_epi16((short)(want ? lo : lo - 1)), opp_at = _mm_set1_epi16((short)want);
     for (int d = 0; d < 4; d++) {
         int n = g->run_n[4 * cell + d], w0 = g->run_w[4 * cell + d];
         if (!n) continue;
         __m128i m = _mm_load_si128((const __m128i *)LANES[n]);
         __m128i *at = (__m128i *)(own + w0);
-        __m128i x = _mm_loadu_si128((const __m128i *)(opp + w0)), c;
-        if (delta > 0) {
-            c = _mm_sub_epi16(_mm_loadu_si128(at), m);
-            _mm_storeu_si128(at, c);
-            /* hot for p on reaching K-2 stones; no longer hot for o on the first stone of p */
-            __m128i heat = _mm_and_si128(m, _mm_and_si128(_mm_cmpeq_epi16(c, vlo), _mm_cmpeq_epi16(x, zero)));
-            __m128i cool = _mm_and_si128(m, _mm_and_si128(_mm_cmpeq_epi16(c, vone), _mm_cmpgt_epi16(x, vlo1)));
-            RUN_HOT_SET(s, p, w0, heat, 1);
-            RUN_HOT_SET(s, o, w0, cool, 0);
-        } else {
-            c = _mm_add_epi16(_mm_loadu_si128(at), m);
-            _mm_storeu_si128(at, c);
-            __m128i cool = _mm_and_si128(m, _mm_and_si128(_mm_cmpeq_epi16(c, vlo1), _mm_cmpeq_epi16(x, zero)));
-            __m128i heat = _mm_and_si128(m, _mm_and_si128(_mm_cmpeq_epi16(c, zero), _mm_cmpgt_epi16(x, vlo1)));
-            RUN_HOT_SET(s, p, w0, cool, 0);
-            RUN_HOT_SET(s, o, w0, heat, 1);
-        }
+        __m128i c = _mm_add_epi16(_mm_loadu_si128(at), _mm_and_si128(m, step));
+        __m128i x = _mm_loadu_si128((const __m128i *)(opp + w0));
+        _mm_storeu_si128(at, c);
+        __m128i mine = _mm_and_si128(m, _mm_and_si128(_mm_cmpeq_epi16(c, own_at), _mm_cmpeq_epi16(x, zero)));
+        __m128i theirs = _mm_and_si128(m, _mm_and_si128(_mm_cmpeq_epi16(c, opp_at), _mm_cmpgt_epi16(x, vlo1)));
+        RUN_HOT_SET(s, p, w0, mine, want);
+        RUN_HOT_SET(s, o, w0, theirs, !want);
     }
 }
 #endif
