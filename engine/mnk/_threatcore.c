@@ -47,7 +47,8 @@ typedef struct {
     int margin;     /* off-board cells kept before and after a state's padded cells */
     /* Runs (see geom_number_lines): the windows through cell c in its i-th direction are
      * the ids run_w[4c+i] .. run_w[4c+i] + run_n[4c+i] - 1.  runs is 0 where they are not
-     * (more than four directions or K > RUN_MAX: place and take then walk cw). */
+     * (built with runs=False, more than four directions or K > RUN_MAX: place and take then
+     * walk cw). */
     int runs;
     int *run_w;
     unsigned char *run_n;
@@ -70,10 +71,10 @@ static void geom_dealloc(GeomObject *g) {
  * along it, get consecutive ids, so the windows through a cell in one direction are one
  * run of ids, which place and take update as one vector.  Nothing depends on which id a
  * window gets: every reader of the window tables sorts what it collects.  `win` holds the
- * windows as given and is rewritten in the new order; returns -1 when out of memory. */
+ * windows as given and is rewritten in the new order; g->runs is set when the runs hold
+ * (the caller has set it to 0).  Returns -1 when out of memory. */
 static int geom_number_lines(GeomObject *g, int *win) {
     int k = g->k, nwin = g->nwin, npad = g->npad, steps[4], nsteps = 0;
-    g->runs = 0;
     if (k > RUN_MAX || nwin == 0) return 0;
     for (int w = 0; w < nwin; w++) {
         int step = win[w * k + 1] - win[w * k], d = 0;
@@ -118,21 +119,19 @@ static int geom_number_lines(GeomObject *g, int *win) {
         memcpy(copy, win, sizeof(int) * (size_t)nwin * (size_t)k);
         for (int i = 0; i < nwin; i++)
             memcpy(win + (size_t)i * k, copy + (size_t)order[i] * k, sizeof(int) * (size_t)k);
+        /* Each cell's windows, direction by direction: consecutive ids (checked, not assumed). */
+        for (int w = 0; w < nwin && ok; w++) {
+            int d = dir[order[w]];
+            for (int j = 0; j < k && ok; j++) {
+                int c = win[w * k + j];
+                if (!g->run_n[4 * c + d]) g->run_w[4 * c + d] = w;
+                else if (g->run_w[4 * c + d] + g->run_n[4 * c + d] != w) ok = 0;
+                g->run_n[4 * c + d]++;
+            }
+        }
+        g->runs = ok;
     }
     free(first); free(dir); free(order); free(seen); free(copy);
-    if (!ok || n != nwin) return 0;
-    /* Each cell's windows, direction by direction: consecutive ids (checked, not assumed). */
-    for (int w = 0; w < nwin; w++) {
-        int step = win[w * k + 1] - win[w * k], d = 0;
-        while (steps[d] != step) d++;
-        for (int j = 0; j < k; j++) {
-            int c = win[w * k + j];
-            if (!g->run_n[4 * c + d]) g->run_w[4 * c + d] = w;
-            else if (g->run_w[4 * c + d] + g->run_n[4 * c + d] != w) return 0;
-            g->run_n[4 * c + d]++;
-        }
-    }
-    g->runs = 1;
     return 0;
 }
 
