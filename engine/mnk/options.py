@@ -124,8 +124,8 @@ class NativeTree:
             raise ValueError("vct_visits must be >= 0 and edge_cap >= 1")
 
 
-#: Guided mode's tree settings, measured against plain UCT and pela (docs/RESULTS.md).
-GUIDED_TREE = TreeSettings(exploration=0.3, widening=0.7, prior_bias=3.0)
+#: Guided mode's tree settings, measured in matches against plain UCT, pela and Rapfi (docs/RESULTS.md).
+GUIDED_TREE = TreeSettings(exploration=0.3, widening=1.0, prior_bias=3.0)
 
 
 @dataclass(frozen=True)
