@@ -367,12 +367,13 @@ def test_plan_root_under_a_threat_lists_the_moves_its_checks_left_open(monkeypat
 
     b = fork_position()
     moves = [m(7, 7), m(10, 2), m(8, 8)]
-    # Checks too short to settle more than the moves that ignore the threat outright (O then
-    # has its double three at once), and passes that never grow: the block stays open.
-    monkeypatch.setattr(roottactics, "THREAT_CHECK_MIN_S", 1e-6)
+    # Checks whose node budget settles no more than the moves that ignore the threat outright
+    # (O then has its double three at once), whose time never binds (so the verdicts do not
+    # depend on the machine's speed), and passes that never grow: the block stays open.
+    monkeypatch.setattr(roottactics, "THREAT_CHECK_MIN_S", 60.0)
     monkeypatch.setattr(roottactics, "THREAT_CHECK_FACTOR", 0.0)
     monkeypatch.setattr(roottactics, "SURVIVOR_FACTOR", 1)
-    plan = plan_root(b, moves, time.monotonic() + 0.2, 0.5, threat_threes=2, threat_nodes=20_000)
+    plan = plan_root(b, moves, time.monotonic() + 1.0, 0.5, threat_threes=2, threat_nodes=200)
     assert plan.threat and plan.losing == [m(10, 2), m(8, 8)] and plan.open == [m(7, 7)]
 
 
