@@ -276,7 +276,9 @@ static void iterate(TreeObject *t, Step *path) {
             /* A full arena cannot take the moves: value the node without its knowledge
              * (which would run again, in vain, on every visit). */
             if (t->nedge + t->area > t->max_edge) { value = tree_value(t, p); break; }
-            expand(t, ni, p, ni == 0 ? 0 : t->edge_cap);
+            /* The root and the opponent's replies to its moves list every move: a quiet reply
+             * the priors rank low decides many lost games (docs/RESULTS.md). */
+            expand(t, ni, p, depth <= 1 ? 0 : t->edge_cap);
             n = &t->nodes[ni];
             if (n->nedges < 0) { value = tree_value(t, p); break; }  /* out of memory */
             if (n->proven) { value = exact_value(n->proven); break; }

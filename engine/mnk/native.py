@@ -13,7 +13,7 @@ Differences from the Python tree, all deliberate:
 
 - one leaf at a time (no batches, no virtual loss, no random playouts: guided mode
   values leaves by the static evaluation alone);
-- below the root only the best ``native.edge_cap`` moves by prior are listed (a node whose
+- below the root's children only the best ``native.edge_cap`` moves by prior are listed (a node whose
   listed moves are all proven lost is widened to every empty cell first, so proofs stay
   exact);
 - the tree's VCT (``vct_nodes`` solver nodes, 2 threes) runs when a node has been visited
