@@ -24,9 +24,11 @@
  *   block of the opponent's completion; a VCF (then a VCT) of the side to move proves a
  *   win; the defences against the opponent's double threat or VCF; else the empty cells
  *   within distance 2 of a stone.  Moves are ordered by the learned shape priors of
- *   engine/mnk/shapes.py, which also give the progressive bias.  Below the root's
- *   children only the best `edge_cap` are listed; a node whose listed moves are all proven
- *   lost is widened to every empty cell before it is declared lost.
+ *   engine/mnk/shapes.py, which also give the progressive bias.  A node first
+ *   listed deeper than the root's children holds only the best `edge_cap` (still when
+ *   tree reuse makes it a child of the root; a new root gets every move); a node whose
+ *   listed moves are all proven lost is widened to every empty cell before it is
+ *   declared lost.
  * - Selection: untried moves in order while progressive widening allows
  *   (w * sqrt(visits)), else UCT, q + c * sqrt(ln(R N) / n) + bias * prior / (n + 1),
  *   which is the Python tree's formula with its R playouts per leaf counted as one visit.

@@ -13,9 +13,10 @@ Differences from the Python tree, all deliberate:
 
 - one leaf at a time (no batches, no virtual loss, no random playouts: guided mode
   values leaves by the static evaluation alone);
-- below the root's children only the best ``native.edge_cap`` moves by prior are listed (a node whose
-  listed moves are all proven lost is widened to every empty cell first, so proofs stay
-  exact);
+- a node first listed deeper than the root's children holds only the best
+  ``native.edge_cap`` moves by prior, still when tree reuse makes it a child of the root (a
+  node whose listed moves are all proven lost is widened to every empty cell first, so
+  proofs stay exact);
 - the tree's VCT (``vct_nodes`` solver nodes, 2 threes) runs when a node has been visited
   ``native.vct_visits`` times instead of when its moves are listed (0: when listed);
 - tree reuse copies the kept subtree into fresh arrays (the rest is dropped at once), and a

@@ -112,8 +112,8 @@ class RootTactics:
 @dataclass(frozen=True)
 class NativeTree:
     """Guided mode's tree in C (:mod:`engine.mnk.native`): ``enabled`` where it can run;
-    its VCT runs once a node has ``vct_visits`` visits; nodes below the root's children
-    list their best ``edge_cap`` moves by prior."""
+    its VCT runs once a node has ``vct_visits`` visits; nodes first listed deeper
+    than the root's children hold their best ``edge_cap`` moves by prior."""
 
     enabled: bool = True
     vct_visits: int = 16
