@@ -226,21 +226,62 @@ static int tree_ready(TreeObject *t) {
     return 1;
 }
 
+/* The moves (compact) listed at node ni, in order. */
+static PyObject *listed_moves(const TreeObject *t, int ni) {
+    const TNode *n = &t->nodes[ni];
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (int i = 0; i < n->nedges; i++) {
+        PyObject *m = PyLong_FromLong(t->compact[t->edge[n->edges + i].move]);
+        if (!m || PyList_Append(out, m) < 0) { Py_XDECREF(m); Py_DECREF(out); return NULL; }
+        Py_DECREF(m);
+    }
+    return out;
+}
+
 /* root_moves() -> list of compact moves, in the tree's order (lists them if needed). */
 static PyObject *tree_root_moves(TreeObject *t, PyObject *unused) {
     if (!tree_ready(t)) return NULL;
     TNode *r = &t->nodes[0];
     if (r->nedges < 0 && !r->proven) expand(t, 0, t->root_to_move, 0);
     if (t->oom) return PyErr_NoMemory();
-    r = &t->nodes[0];
-    PyObject *out = PyList_New(0);
-    if (!out) return NULL;
-    for (int i = 0; r->nedges > 0 && i < r->nedges; i++) {
-        PyObject *m = PyLong_FromLong(t->compact[t->edge[r->edges + i].move]);
-        if (!m || PyList_Append(out, m) < 0) { Py_XDECREF(m); Py_DECREF(out); return NULL; }
-        Py_DECREF(m);
+    return listed_moves(t, 0);
+}
+
+/* The node the compact moves of `seq` (a fast sequence), played from the root in turn,
+ * lead to, with their padded cells in `cells`: -1 when that node is not in the tree,
+ * -2 with an exception set when a move is not an integer. */
+static int walk(const TreeObject *t, PyObject *seq, int *cells) {
+    int ni = 0;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        long m = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (m == -1 && PyErr_Occurred()) return -2;
+        if (m < 0 || m >= t->area) return -1;
+        cells[i] = t->board_cells[m];
+        const TNode *node = &t->nodes[ni];
+        int next = -1;
+        for (int e = 0; e < node->nedges; e++)
+            if (t->edge[node->edges + e].move == cells[i]) { next = t->edge[node->edges + e].child; break; }
+        if (next < 0) return -1;
+        ni = next;
     }
-    return out;
+    return ni;
+}
+
+/* listed(moves) -> the moves listed at the node the compact `moves` lead to from the
+ * root, or None while that node is not in the tree or not yet listed. */
+static PyObject *tree_listed(TreeObject *t, PyObject *arg) {
+    if (!tree_ready(t)) return NULL;
+    PyObject *seq = PySequence_Fast(arg, "moves must be a sequence");
+    if (!seq) return NULL;
+    int *cells = malloc(sizeof(int) * (size_t)(PySequence_Fast_GET_SIZE(seq) + 1));
+    if (!cells) { Py_DECREF(seq); return PyErr_NoMemory(); }
+    int ni = walk(t, seq, cells);
+    free(cells);
+    Py_DECREF(seq);
+    if (ni == -2) return NULL;
+    if (ni < 0 || t->nodes[ni].nedges < 0) Py_RETURN_NONE;
+    return listed_moves(t, ni);
 }
 
 /* drop_root_moves(moves) -> number removed (never all of them, never from a proven root). */
@@ -428,21 +469,10 @@ static PyObject *tree_advance(TreeObject *t, PyObject *arg) {
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     int *cells = malloc(sizeof(int) * (size_t)(n + 1));
     if (!cells) { Py_DECREF(seq); return PyErr_NoMemory(); }
-    int ni = 0, ok = 1;
-    for (Py_ssize_t i = 0; i < n && ok; i++) {
-        long m = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
-        if (m == -1 && PyErr_Occurred()) { free(cells); Py_DECREF(seq); return NULL; }
-        ok = m >= 0 && m < t->area;
-        if (!ok) break;
-        cells[i] = t->board_cells[m];
-        const TNode *node = &t->nodes[ni];
-        int next = -1;
-        for (int e = 0; e < node->nedges; e++)
-            if (t->edge[node->edges + e].move == cells[i]) { next = t->edge[node->edges + e].child; break; }
-        ok = next >= 0;
-        ni = next;
-    }
+    int ni = walk(t, seq, cells);
     Py_DECREF(seq);
+    if (ni == -2) { free(cells); return NULL; }
+    int ok = ni >= 0;
     if (ok && ni != 0 && !keep_subtree(t, ni)) { free(cells); return PyErr_NoMemory(); }
     if (ok) {
         int p = t->root_to_move;
@@ -461,6 +491,7 @@ static PyMethodDef tree_methods[] = {
     {"set_root", (PyCFunction)tree_set_root, METH_VARARGS, "set_root(cells, to_move): a new tree for this padded position."},
     {"advance", (PyCFunction)tree_advance, METH_O, "advance(moves) -> whether the tree moved on to the position after them."},
     {"root_moves", (PyCFunction)tree_root_moves, METH_NOARGS, "root_moves() -> the root's moves (compact), in order."},
+    {"listed", (PyCFunction)tree_listed, METH_O, "listed(moves) -> the moves listed at the node after them, or None."},
     {"drop_root_moves", (PyCFunction)tree_drop_root_moves, METH_O, "drop_root_moves(moves) -> how many were removed."},
     {"run", (PyCFunction)tree_run, METH_VARARGS, "run(seconds, iterations, max_nodes) -> why the run stopped."},
     {"stats", (PyCFunction)tree_stats, METH_NOARGS, "stats() -> [(move, visits, value_sum, proven, plies)] of the root."},

@@ -300,6 +300,30 @@ def test_the_tree_is_reused_when_the_game_goes_on_through_it():
     assert not eng.reused
 
 
+@pytest.mark.slow
+def test_the_replies_to_the_roots_moves_list_every_move_and_deeper_nodes_the_best_edge_cap():
+    b = board_of(C15, [(7, 7, 1), (8, 8, 2), (6, 8, 1), (8, 6, 2)])
+    eng = Engine(C15, GUIDED)
+    res = eng.search(b, Limits(nodes=4000))
+    tree = eng.tree._tree
+    cut = 0  # replies a cap of edge_cap would have cut short
+    for move, _, _, proven, _ in tree.stats():
+        replies = tree.listed([move])
+        if replies is None or proven:
+            continue
+        b.play(move)
+        fresh = native()
+        fresh.set_root(b)
+        if not fresh._tree.root()[0]:
+            every = fresh.root_moves()  # what a new root lists in this position
+            assert set(every) <= set(replies), move
+            cut += len(every) > GUIDED.native.edge_cap
+        b.undo()
+    assert cut > 0
+    assert len(tree.listed(res.pv[:2])) == GUIDED.native.edge_cap
+    assert tree.listed([res.move, res.pv[1], res.move]) is None  # not a path of the tree
+
+
 def test_dropping_root_moves_after_a_search_keeps_the_order_and_the_statistics():
     b = board_of(C15, [(7, 7, 1), (8, 8, 2), (6, 8, 1)])
     s = native()
