@@ -249,19 +249,20 @@ static PyObject *tree_root_moves(TreeObject *t, PyObject *unused) {
 }
 
 /* The node the compact moves of `seq` (a fast sequence), played from the root in turn,
- * lead to, with their padded cells in `cells`: -1 when that node is not in the tree,
- * -2 with an exception set when a move is not an integer. */
+ * lead to, with their padded cells in `cells` unless it is NULL: -1 when that node is not
+ * in the tree, -2 with an exception set when a move is not an integer. */
 static int walk(const TreeObject *t, PyObject *seq, int *cells) {
     int ni = 0;
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
         long m = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
         if (m == -1 && PyErr_Occurred()) return -2;
         if (m < 0 || m >= t->area) return -1;
-        cells[i] = t->board_cells[m];
+        int cell = t->board_cells[m];
+        if (cells) cells[i] = cell;
         const TNode *node = &t->nodes[ni];
         int next = -1;
         for (int e = 0; e < node->nedges; e++)
-            if (t->edge[node->edges + e].move == cells[i]) { next = t->edge[node->edges + e].child; break; }
+            if (t->edge[node->edges + e].move == cell) { next = t->edge[node->edges + e].child; break; }
         if (next < 0) return -1;
         ni = next;
     }
@@ -274,10 +275,7 @@ static PyObject *tree_listed(TreeObject *t, PyObject *arg) {
     if (!tree_ready(t)) return NULL;
     PyObject *seq = PySequence_Fast(arg, "moves must be a sequence");
     if (!seq) return NULL;
-    int *cells = malloc(sizeof(int) * (size_t)(PySequence_Fast_GET_SIZE(seq) + 1));
-    if (!cells) { Py_DECREF(seq); return PyErr_NoMemory(); }
-    int ni = walk(t, seq, cells);
-    free(cells);
+    int ni = walk(t, seq, NULL);
     Py_DECREF(seq);
     if (ni == -2) return NULL;
     if (ni < 0 || t->nodes[ni].nedges < 0) Py_RETURN_NONE;
