@@ -31,7 +31,9 @@
  *   declared lost.
  * - Selection: untried moves in order while progressive widening allows
  *   (w * sqrt(visits)), else UCT, q + c * sqrt(ln(R N) / n) + bias * prior / (n + 1),
- *   which is the Python tree's formula with its R playouts per leaf counted as one visit.
+ *   which is the Python tree's formula with its R playouts per leaf counted as one visit;
+ *   with implicit minimax backups (`minimax` a > 0) q is (1 - a) * w / n + a * (1 - tau of
+ *   the child), tau being a node's shape value backed up by max through its children.
  * - MCTS-Solver proofs as in the Python tree.
  *
  * The position lives in one solver state S: a descent plays its moves with tree_place
@@ -66,6 +68,7 @@ typedef struct {
     unsigned char complete;  /* do the listed moves cover every empty cell? */
     unsigned char vct_done;  /* the deferred VCT has run here */
     unsigned char capped;    /* only the best edge_cap candidates were listed */
+    float tau;           /* minimax of the leaves' static values, for the side to move */
 } TNode;
 
 typedef struct {
@@ -92,7 +95,7 @@ typedef struct {
     double *c_mine[3], *c_theirs[3];  /* each empty cell's terms of the sums (0 when occupied) */
     double sum[3][2];     /* per side: its cells' "mine" terms and "theirs" terms, summed */
     /* Options. */
-    double c_eff, log_r, bias, widen;
+    double c_eff, log_r, bias, widen, minimax;
     int vcf_nodes, defence_nodes, vct_nodes, vct_threes, vct_visits, edge_cap;
     /* The tree. */
     TNode *nodes;

@@ -61,15 +61,15 @@ static int tree_init(TreeObject *t, PyObject *args, PyObject *kwds) {
     int full_width;
     static char *kwlist[] = {"geometry", "board_cells", "directions", "full_width", "classes", "attack", "defence",
                              "attack_lines", "defence_lines", "mine", "theirs", "tempo", "exploration", "per_leaf",
-                             "bias", "widening",
+                             "bias", "widening", "minimax",
                              "vcf_nodes", "defence_nodes", "vct_nodes", "vct_threes", "vct_visits", "edge_cap",
                              "max_nodes", NULL};
     double per_leaf, c;
     int max_nodes;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!OOpOOOOOOOddddd" "iiiiiii", kwlist, &GeomType, &geom_obj,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!OOpOOOOOOOdddddd" "iiiiiii", kwlist, &GeomType, &geom_obj,
                                      &board_cells, &dirs, &full_width, &classes, &attack, &defence, &attack_lines,
                                      &defence_lines, &mine, &theirs,
-                                     &t->tempo, &c, &per_leaf, &t->bias, &t->widen, &t->vcf_nodes, &t->defence_nodes,
+                                     &t->tempo, &c, &per_leaf, &t->bias, &t->widen, &t->minimax, &t->vcf_nodes, &t->defence_nodes,
                                      &t->vct_nodes, &t->vct_threes, &t->vct_visits, &t->edge_cap, &max_nodes))
         return -1;
     if (t->g) { PyErr_SetString(PyExc_RuntimeError, "Tree is initialised once"); return -1; }

@@ -233,7 +233,10 @@ static int select_edge(TreeObject *t, TNode *n) {
         Edge *e = &t->edge[n->edges + i];
         if (e->child >= 0 && t->nodes[e->child].proven) continue;
         double nv = e->n > 0 ? e->n : 1;
-        double sc = e->w / nv + t->c_eff * sqrt(lnv / nv) + e->prior / (e->n + 1.0);
+        double q = e->w / nv;
+        /* The implicit minimax backup: a refutation deep below counts at once, not averaged in. */
+        if (e->child >= 0 && e->n > 0) q += t->minimax * (1.0 - t->nodes[e->child].tau - q);
+        double sc = q + t->c_eff * sqrt(lnv / nv) + e->prior / (e->n + 1.0);
         if (sc > best_score) { best_score = sc; best = i; }
     }
     if (best < 0 && n->next_new < n->nedges) return n->next_new++;
@@ -262,6 +265,22 @@ static int prove(TreeObject *t, int ni, int i, int p) {
     n->proven = any_draw ? T_DRAW : T_LOSS;
     n->plies = (short)(any_draw ? 0 : longest + 1);
     return 1;
+}
+
+/* Implicit minimax backup: a node's tau is the best of its children's (1 - tau), a leaf's
+ * its static value, a proven node's its exact value. */
+static void update_tau(TreeObject *t, int ni) {
+    TNode *n = &t->nodes[ni];
+    if (n->proven) { n->tau = (float)exact_value(n->proven); return; }
+    float best = -1.0f;
+    for (int i = 0; i < n->next_new && i < n->nedges; i++) {
+        int c = t->edge[n->edges + i].child;
+        if (c < 0) continue;
+        TNode *ch = &t->nodes[c];
+        float v = 1.0f - (ch->proven ? (float)exact_value(ch->proven) : ch->tau);
+        if (v > best) best = v;
+    }
+    if (best >= 0.0f) n->tau = best;
 }
 
 typedef struct { int node, edge, move; } Step;
@@ -313,6 +332,7 @@ static void iterate(TreeObject *t, Step *path) {
             t->edge[t->nodes[ni].edges + i].child = c;
             classify_new(t, &t->nodes[c], p);
             value = t->nodes[c].proven ? exact_value(t->nodes[c].proven) : tree_value(t, p);
+            t->nodes[c].tau = (float)value;
             break;
         }
         ni = e->child;
@@ -332,6 +352,7 @@ static void iterate(TreeObject *t, Step *path) {
             int c = e->child;
             check = c >= 0 && t->nodes[c].proven && prove(t, path[j].node, path[j].edge, mover);
         }
+        if (t->minimax > 0) update_tau(t, path[j].node);
     }
     t->nodes[0].visits += depth == 0;
     t->iterations++;

@@ -2,7 +2,7 @@
 
 ``engine/mnk/_tree.h`` (part of the optional ``engine.mnk._threatcore`` extension) runs guided
 mode's tree search -- the same threat knowledge, shape priors and value (engine/mnk/shapes.py),
-progressive bias and widening and MCTS-Solver proofs as the generic MCTS
+progressive bias and widening, implicit minimax backups and MCTS-Solver proofs as the generic MCTS
 (:mod:`engine.search.mcts`) with :class:`engine.mnk.leaves.GuidedLeaves` -- for the boards the C solver handles
 (freestyle with K >= 4, and renju).  It makes tens of thousands of tree nodes a second where the Python
 tree makes one or two thousand (docs/RESULTS.md).  It is a second tree on purpose: the
@@ -90,6 +90,7 @@ class NativeSearcher:
             per_leaf=float(self.per_leaf),
             bias=tree.prior_bias,
             widening=tree.widening,
+            minimax=tree.minimax,
             vcf_nodes=know.vcf_nodes,
             defence_nodes=know.defence_nodes,
             vct_nodes=budgets.vct_nodes if know.vct_nodes is None else know.vct_nodes,

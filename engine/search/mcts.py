@@ -19,6 +19,13 @@ node visited ``v`` times (in leaves) offers only its first ``widening * sqrt(v)`
 Priors add a progressive bias ``b * p * R / (n + R)`` that fades as a move gets playouts
 (``R`` = playouts per leaf, ``p`` the prior relative to the best move's).
 
+**Implicit minimax** (``minimax`` = ``a`` > 0; Lanctot, Winands, Pepels and Sturtevant, "Monte
+Carlo Tree Search with Heuristic Evaluations using Implicit Minimax Backups", 2014).  Every node
+also keeps ``tau``: a new node's leaf value, then the best ``1 - tau`` of its valued children,
+or its exact score once proven.  Selection reads a tried move's value as
+``(1 - a) * w / n + a * (1 - tau(child))``, so a refutation found deep in the tree counts at once
+instead of being averaged in over many playouts.
+
 **Batches.**  One iteration selects up to ``leaves_per_batch`` leaves (virtual loss: ``n``
 is raised at selection, ``w`` only at backpropagation, which spreads them) and values them
 in one call of ``evaluator.values``.  Batches start small while the tree is small and
@@ -67,6 +74,8 @@ class TreeSettings:
     - ``widening``: progressive widening factor (0: every move is tried once before any
       is tried twice);
     - ``prior_bias``: weight ``b`` of the priors' progressive bias (0: priors only order moves);
+    - ``minimax``: weight ``a`` of the implicit minimax backup (0: none): a move's value is
+      ``(1 - a) * w / n + a * m``, where ``m`` is the minimax of the leaf values below it;
     - ``leaves_per_batch``: leaves valued in one evaluator call once the tree has grown
       (``min_batch`` while it is small);
     - ``max_tree_nodes``: memory cap when ``Limits.max_tree_nodes`` is not given; at the cap
@@ -77,6 +86,7 @@ class TreeSettings:
     exploration: float = 0.8
     widening: float = 0.0
     prior_bias: float = 0.0
+    minimax: float = 0.0
     leaves_per_batch: int = 16
     min_batch: int = 8
     max_tree_nodes: int = 300_000
@@ -86,10 +96,36 @@ class TreeSettings:
         for name in ("exploration", "widening", "prior_bias"):
             if not getattr(self, name) >= 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")
+        if not 0 <= self.minimax <= 1:
+            raise ValueError(f"minimax must be in [0, 1], got {self.minimax!r}")
         if self.leaves_per_batch < 1 or self.min_batch < 1:
             raise ValueError("leaves_per_batch and min_batch must be >= 1")
         if self.max_tree_nodes < 1:
             raise ValueError("max_tree_nodes must be >= 1")
+
+
+def _tau(node: Node | None) -> float:
+    """``node``'s implicit minimax value for its side to move (-1: not valued yet)."""
+    if node is None:
+        return -1.0
+    return _SCORE[node.outcome] if node.outcome else node.tau
+
+
+def _mixed(child: Node | None, q: float, mix: float) -> float:
+    """A tried move's value ``q`` (its playouts' mean) mixed with its child's minimax value."""
+    t = _tau(child)
+    return q if t < 0 else q + mix * (1.0 - t - q)
+
+
+def _back_up_tau(node: Node) -> None:
+    """Set ``node.tau`` to the best of its valued children (kept when none is valued)."""
+    best = -1.0
+    for ch in node.children[: node.next_new]:
+        t = _tau(ch)
+        if t >= 0 and 1.0 - t > best:
+            best = 1.0 - t
+    if best >= 0:
+        node.tau = best
 
 
 class Node:
@@ -101,7 +137,7 @@ class Node:
 
     __slots__ = (
         "moves", "n", "w", "score", "cref", "tref", "excluded", "children", "next_new", "total",
-        "outcome", "plies", "verdict", "complete", "size", "prior", "win_first",
+        "outcome", "plies", "verdict", "complete", "size", "prior", "win_first", "tau",
     )
 
     def __init__(self, verdict: Verdict | None) -> None:
@@ -125,6 +161,9 @@ class Node:
         self.size = 1  # nodes in the subtree rooted here (for the memory cap after reuse)
         self.prior: np.ndarray | None = None  # progressive bias per move
         self.win_first = False  # proven WIN by a verdict or an expansion: moves[0] wins
+        # Implicit minimax: the leaf value below, backed up by max over the valued children,
+        # for this node's side to move (-1 until valued).
+        self.tau = -1.0
 
     def set_moves(self, moves: list[int]) -> None:
         """List ``moves`` (a list of ints the node then owns) with no statistics yet."""
@@ -380,6 +419,7 @@ class MCTS:
         inv_sqrt_r = R ** -0.5
         inv_r = 1.0 / R
         widen = self.settings.widening
+        mix = self.settings.minimax
         node = self.root
         path = []
         created = 0
@@ -415,7 +455,10 @@ class MCTS:
             else:
                 n_i = node.n[i] + R
                 node.n[i] = n_i
-                node.score[i] = node.w[i] / n_i + node.cref * n_i ** -0.5  # virtual loss until backprop
+                q = node.w[i] / n_i  # virtual loss until backprop
+                if mix:
+                    q = _mixed(node.children[i], q, mix)
+                node.score[i] = q + node.cref * n_i ** -0.5
                 if node.prior is not None:
                     node.score[i] += node.prior[i] * R / (n_i + R)
             node.total += R
@@ -498,6 +541,11 @@ class MCTS:
         n = np.frombuffer(node.n, count=upto)
         cref = self.settings.exploration * math.sqrt(math.log(node.total))
         score = np.frombuffer(node.w, count=upto) / n
+        mix = self.settings.minimax
+        if mix:
+            children = node.children
+            for k in range(upto):
+                score[k] = _mixed(children[k], score[k], mix)
         score += cref / np.sqrt(n)
         if node.prior is not None:
             R = self.evaluator.weight
@@ -515,6 +563,12 @@ class MCTS:
         ``path``, flipping it at every level, and propagate proofs upwards."""
         v = value
         check = proven_leaf
+        mix = self.settings.minimax
+        if mix and path:
+            node, i = path[-1]
+            leaf = node.children[i]
+            if leaf is not None and leaf.tau < 0:
+                leaf.tau = value / R
         for j in range(len(path) - 1, -1, -1):
             node, i = path[j]
             v = R - v
@@ -523,11 +577,16 @@ class MCTS:
             ch = node.children[i]
             if ch is None or not ch.outcome:
                 n_i = node.n[i]
-                node.score[i] = w / n_i + node.cref * n_i ** -0.5
+                q = w / n_i
+                if mix:
+                    q = _mixed(ch, q, mix)
+                node.score[i] = q + node.cref * n_i ** -0.5
                 if node.prior is not None:
                     node.score[i] += node.prior[i] * R / (n_i + R)
             if check:
                 check = self._prove(path, j)
+            if mix:
+                _back_up_tau(node)
 
     def _prove(self, path, j: int) -> bool:
         """Update ``path[j]``'s node after its child may have been proven; True when the

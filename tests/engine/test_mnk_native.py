@@ -189,6 +189,17 @@ def test_a_node_limited_search_is_reproducible_and_respects_its_limits():
     assert b.cells[C15.padded(res.move)] == 0
 
 
+def test_the_minimax_weight_reaches_the_c_tree():
+    rng = random.Random(11)
+    b = random_position(C15, rng, 20)
+    while b.is_over:
+        b = random_position(C15, rng, 20)
+    assert GUIDED.tree.minimax > 0
+    plain = Engine(C15, GUIDED.with_values({"tree.minimax": 0.0})).search(b, Limits(nodes=3000))
+    mixed = Engine(C15, GUIDED).search(b, Limits(nodes=3000))
+    assert plain.visits != mixed.visits
+
+
 @pytest.mark.slow
 def test_the_deadline_and_the_stop_event_end_the_search():
     b = board_of(C15, [(7, 7, 1), (8, 8, 2), (6, 8, 1)])

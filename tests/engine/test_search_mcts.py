@@ -266,3 +266,43 @@ def test_between_batches_a_hook_may_change_the_root_or_end_the_search():
     r = tree.search(Limits(nodes=100_000), between=between)
     assert r.reason == "stop" and calls[-1] is True and calls.count(True) == 1
     assert 4 not in tree.root_moves() and r.move != 4
+
+
+class StaticValue(RandomPlayouts):
+    """Leaves valued by a fixed pseudo-random function of the position (no playouts)."""
+
+    @staticmethod
+    def value(state) -> float:
+        return (hash((tuple(state.cells), state.to_move)) % 101) / 100
+
+    def values(self, leaves, rng):
+        return [self.value(leaf) for leaf in leaves]
+
+
+def _tau(node) -> float:
+    return Outcome(node.outcome).score if node.outcome else node.tau
+
+
+@pytest.mark.parametrize("minimax", [0.3, 1.0])
+def test_implicit_minimax_keeps_the_best_child_value_at_every_node(minimax):
+    start = TicTacToe()
+    tree = MCTS(StaticValue(1), None, TreeSettings(minimax=minimax), np.random.default_rng(5))
+    tree.set_root(start)
+    tree.search(Limits(nodes=1500))
+    inner = leaves = 0
+    for node, pos in walk_tree(tree, start):
+        if node.outcome or node is tree.root:
+            continue
+        valued = [1.0 - _tau(ch) for ch in node.children if ch is not None and (ch.outcome or ch.tau >= 0)]
+        if valued:
+            assert node.tau == pytest.approx(max(valued))
+            inner += 1
+        else:
+            assert node.tau == pytest.approx(StaticValue.value(pos))
+            leaves += 1
+    assert inner > 50 and leaves > 200
+
+
+def test_minimax_weight_is_checked():
+    with pytest.raises(ValueError):
+        TreeSettings(minimax=1.5)
