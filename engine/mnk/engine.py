@@ -17,6 +17,7 @@ import numpy as np
 
 from ..game import GameError
 from ..search.limits import Limits, SearchInfo, SearchResult
+from ..search.gcfreeze import older_objects_frozen
 from ..search.mcts import MCTS
 from ..search.searcher import TreeSearch
 from .cellsets import CellSets
@@ -131,6 +132,12 @@ class MnkEngine:
             raise GameError(f"board is {label}, engine is {self.config.label}")
         if board.is_over:
             raise GameError("the game is over: no legal move")
+        with older_objects_frozen():  # the root's threat search allocates too
+            return self._search(board, limits, stop, on_info, started)
+
+    def _search(self, board: Board, limits: Limits, stop: threading.Event | None,
+                on_info: Callable[[SearchInfo], None] | None, started: float) -> SearchResult:
+        """The body of :meth:`search`, with the older objects frozen for the garbage collector."""
         tree = self._tree
         self.reused = tree.set_root(self._with_continued_history(board))
         if self._root_threats and self._beside and limits.deadline is not None and not tree.root_settled():

@@ -56,6 +56,7 @@ import numpy as np
 
 from .choice import Child, choose, mean
 from ..game import Evaluator, GameError, GameState, Oracle, Outcome, Verdict
+from .gcfreeze import older_objects_frozen
 from .limits import Limits, SearchInfo, SearchResult
 
 _UNKNOWN, _WIN, _LOSS, _DRAW = int(Outcome.UNKNOWN), int(Outcome.WIN), int(Outcome.LOSS), int(Outcome.DRAW)
@@ -326,6 +327,12 @@ class MCTS:
         """
         if self.root is None or self._state is None:
             raise GameError("no root position: call set_root first")
+        with older_objects_frozen():
+            return self._search(limits, stop, on_info, started, between)
+
+    def _search(self, limits: Limits, stop: threading.Event | None, on_info: Callable[[SearchInfo], None] | None,
+                started: float | None, between: Callable[[bool], bool] | None) -> SearchResult:
+        """The body of :meth:`search`, with the older objects frozen for the garbage collector."""
         t0 = time.monotonic() if started is None else started
         root = self.root
         s = self.settings
