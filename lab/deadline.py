@@ -53,25 +53,27 @@ def main(argv: list[str] | None = None) -> int:
     engine = MnkEngine(config, MnkOptions.preset(args.mode), seed=args.seed)
     heap = [[i] for i in range(args.heap)]  # noqa: F841 - alive to the end: the host's data
     clock = PauseClock()
-    gc.callbacks.append(clock)
     times = [int(x) for x in args.turn_ms.split(",") if x.strip()]
     over: list[float] = []
     board = Board(config)
     print(f"mode {args.mode}, searches of {times} ms, extra heap {args.heap}; load {os.getloadavg()[0]:.2f}")
-    while len(over) < args.searches:
-        if board.is_over or len(board.history) >= 40:
-            board = Board(config)
-            engine.new_game()
-        ms = times[len(over) % len(times)]
-        clock.on = True
-        start = time.monotonic()
-        result = engine.search(board, Limits.movetime(ms))
-        over.append((time.monotonic() - start) * 1000 - ms)
-        clock.on = False
-        # Half the moves the engine's, half a weak random opponent's: varied positions.
-        move = result.move if rng.random() < 0.5 else opponent_move(board, rng)
-        board.play(move)
-    gc.callbacks.remove(clock)
+    gc.callbacks.append(clock)
+    try:
+        while len(over) < args.searches:
+            if board.is_over or len(board.history) >= 40:
+                board = Board(config)
+                engine.new_game()
+            ms = times[len(over) % len(times)]
+            clock.on = True
+            start = time.monotonic()
+            result = engine.search(board, Limits.movetime(ms))
+            over.append((time.monotonic() - start) * 1000 - ms)
+            clock.on = False
+            # Half the moves the engine's, half a weak random opponent's: varied positions.
+            move = result.move if rng.random() < 0.5 else opponent_move(board, rng)
+            board.play(move)
+    finally:
+        gc.callbacks.remove(clock)
     print(f"overrun past the deadline: {summary(over)}")
     pauses = clock.pauses or [0.0]
     print(f"garbage collector inside the searches: {len(clock.pauses)} pauses, longest {max(pauses):.1f} ms")
