@@ -125,7 +125,7 @@ class NativeTree:
 
 
 #: Guided mode's tree settings, measured in matches against plain UCT, pela and Rapfi (docs/RESULTS.md).
-GUIDED_TREE = TreeSettings(exploration=0.3, widening=1.0, prior_bias=3.0, minimax=0.3)
+GUIDED_TREE = TreeSettings(exploration=0.3, widening=1.0, prior_bias=3.0, minimax=0.5)
 
 
 @dataclass(frozen=True)
