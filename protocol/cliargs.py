@@ -1,4 +1,5 @@
-"""Command-line pieces both protocol programs share: number types, ``--engine-option
+"""Command-line pieces both protocol programs share: number types (whose errors say what
+was expected, not the type function's name), ``--engine-option
 KEY=VALUE``, ``--list-options``, and what they say about the C extension.
 
 Nothing here imports the engine at import time (start-up stays fast); the option
@@ -30,9 +31,21 @@ def add_version(parser: argparse.ArgumentParser, describe: Callable[[], str]) ->
     parser.add_argument("--version", action=Version)
 
 
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+def integer(text: str) -> int:
+    """An argparse type: any whole number (a seed)."""
+    return _whole(text)
+
+
 def positive(text: str) -> int:
     """An argparse type: an integer >= 1."""
-    value = int(text)
+    value = _whole(text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
     return value
@@ -40,9 +53,20 @@ def positive(text: str) -> int:
 
 def non_negative(text: str) -> int:
     """An argparse type: an integer >= 0."""
-    value = int(text)
+    value = _whole(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0, got {text}")
+    return value
+
+
+def milliseconds(text: str) -> float:
+    """An argparse type: a time in milliseconds, a finite number >= 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of milliseconds >= 0, got {text!r}")
     return value
 
 

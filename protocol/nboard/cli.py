@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from protocol.cliargs import (add_engine_options, add_version, check_options, list_options, package_version,
-                              positive, warn_without_c_extension)
+from protocol.cliargs import (add_engine_options, add_version, check_options, integer, list_options, milliseconds,
+                              package_version, positive, warn_without_c_extension)
 from protocol.lines import exit_now, process_start_time, quiet_on_closed_stdout
 
 EPILOG = """\
@@ -27,13 +27,6 @@ Any even board size 4..16 in `set game` is played (NBoard itself is 8x8).
 """
 
 
-def _ms(text: str) -> float:
-    value = float(text)
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be a number of milliseconds >= 0, got {text}")
-    return value
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The command-line parser (shared with tests)."""
     p = argparse.ArgumentParser(
@@ -44,11 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_version(p, _version)
-    p.add_argument("--move-ms", type=_ms, default=None, metavar="MS",
+    p.add_argument("--move-ms", type=milliseconds, default=None, metavar="MS",
                    help="time a move, overriding the GUI's set depth (default: from set depth, else 1000)")
     p.add_argument("--max-nodes", type=positive, default=None, metavar="N",
                    help="tree nodes a move at most (with --seed, reproducible moves)")
-    p.add_argument("--seed", type=int, default=None, help="random seed")
+    p.add_argument("--seed", type=integer, default=None, help="random seed")
     add_engine_options(p)
     return p
 

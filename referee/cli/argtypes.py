@@ -60,3 +60,27 @@ def engine_command(text: str) -> list[str]:
     if not argv:
         raise argparse.ArgumentTypeError("empty engine command line")
     return argv
+
+
+#: The largest engines or openings file read.
+MAX_TEXT_FILE_BYTES = 64 << 20
+
+
+def read_text_file(path: str) -> str:
+    """The text of a file named on the command line (an engines or openings file);
+    ``ValueError`` saying in one phrase, after ``path:``, why it cannot be read (missing,
+    a directory, not readable, or not text: binary data or not UTF-8)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_TEXT_FILE_BYTES + 1)  # bounded: /dev/zero must not fill the memory
+    except OSError as exc:
+        raise ValueError(f"{path}: {(exc.strerror or str(exc)).lower()}") from None
+    if len(data) > MAX_TEXT_FILE_BYTES:
+        raise ValueError(f"{path}: larger than {MAX_TEXT_FILE_BYTES >> 20} MB, too large for an engines or openings file")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = ""
+    if "\0" in text or (data and not text):
+        raise ValueError(f"{path}: not a text file (binary data or not UTF-8)")
+    return text

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 import tomllib
-from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from referee.cli.argtypes import read_text_file
 from referee.seats.spec import EngineSpec, settings_of
 
 __all__ = ["load_engines_file", "engine_specs", "parse_each"]
@@ -23,24 +23,29 @@ _ALIASES = {"command": "cmd", "workingdirectory": "dir", "working_directory": "d
 
 
 def load_engines_file(path: str) -> dict[str, dict[str, str]]:
-    """The engines of ``path`` by name; ``ValueError`` saying what is wrong with the file."""
-    text = Path(path).read_text(encoding="utf-8")
+    """The engines of ``path`` by name; ``ValueError`` naming ``--engines`` and the file and
+    saying what is wrong with it."""
     try:
-        data: Any = tomllib.loads(text) if path.lower().endswith(".toml") else json.loads(text)
+        text = read_text_file(path)
+    except ValueError as exc:
+        raise ValueError(f"--engines {exc}") from None
+    toml = path.lower().endswith(".toml")
+    try:
+        data: Any = tomllib.loads(text) if toml else json.loads(text)
     except (ValueError, tomllib.TOMLDecodeError) as exc:
-        raise ValueError(f"{path}: {exc}") from None
+        raise ValueError(f"--engines {path}: not valid {'TOML' if toml else 'JSON'} ({exc})") from None
     if isinstance(data, Mapping) and isinstance(data.get("engine"), list):
         data = data["engine"]  # TOML's [[engine]] tables
     entries = [{**v, "name": v.get("name", k)} for k, v in data.items() if isinstance(v, Mapping)] \
         if isinstance(data, Mapping) else data
     if not isinstance(entries, list) or not all(isinstance(e, Mapping) for e in entries):
-        raise ValueError(f"{path}: expected a list of engines, or one table an engine")
+        raise ValueError(f"--engines {path}: expected a list of engines, or one table an engine")
     out: dict[str, dict[str, str]] = {}
     for entry in entries:
         settings = {_ALIASES.get(str(k).lower(), str(k).lower()): _text(v) for k, v in entry.items()}
         name = settings.get("name", "")
         if not name or "cmd" not in settings:
-            raise ValueError(f"{path}: every engine needs a name and a cmd (or command), got {dict(entry)}")
+            raise ValueError(f"--engines {path}: every engine needs a name and a cmd (or command), got {dict(entry)}")
         out[name] = settings
     return out
 

@@ -26,7 +26,6 @@ import random
 import signal
 import sys
 import textwrap
-from pathlib import Path
 from typing import Sequence
 
 from engine.game import GameError
@@ -35,7 +34,7 @@ from engine.reversi.rules import ReversiConfig
 from engine.version import package_version
 from referee.match import output as display
 from referee.cli.engines import engine_specs, load_engines_file, parse_each
-from referee.cli.argtypes import board_size, nonneg_int, plies_range, positive_int
+from referee.cli.argtypes import board_size, nonneg_int, plies_range, positive_int, read_text_file
 from referee.cluster.address import cluster_address
 from referee.games import GAME_TYPES, rules_for
 from referee.games.adjudication import Adjudication
@@ -271,10 +270,10 @@ def _settings(args: argparse.Namespace, p: argparse.ArgumentParser, human: bool 
     openings: tuple = ()
     if args.openings:
         try:
-            text = Path(args.openings).read_text(encoding="utf-8", errors="replace").splitlines()
+            text = read_text_file(args.openings).splitlines()
             openings = tuple(tuple(o) for o in load_openings(text, config, args.openings))
-        except (OSError, ValueError) as exc:
-            p.error(f"--openings: {exc}")
+        except ValueError as exc:
+            p.error(f"--openings {exc}")
     if (args.openings_order != "sequential" or args.openings_start != 1) and not args.openings:
         p.error("--openings-order and --openings-start choose among the openings of --openings FILE")
     if args.openings_start > max(1, len(openings)):

@@ -9,6 +9,7 @@ from engine.mnk.rules import GameConfig
 from engine.reversi.rules import ReversiConfig
 from support.mock_transport import MockTransport
 from referee.cli.engines import engine_specs, load_engines_file, parse_each
+from referee.cli.match import main as referee_main
 from referee.games.clock import GameClock, TimeControl
 from referee.play.game import play_game
 from referee.seats.gomocup import GomocupSeat
@@ -58,6 +59,25 @@ def test_engines_files_json_and_toml_and_each(tmp_path):
     bad.write_text('[{"name": "x"}]')
     with pytest.raises(ValueError, match="needs a name and a cmd"):
         load_engines_file(str(bad))
+
+
+@pytest.mark.parametrize("name,data,said", [
+    ("missing.json", None, "no such file or directory"),
+    ("ls", b"\x7fELF\x02\x01\x01\x00\xd0\x00", "not a text file"),
+    ("broken.json", b'[{"name": "x", ', "not valid JSON"),
+    ("broken.toml", b"[x\ncmd = 1", "not valid TOML"),
+])
+def test_an_engines_file_that_cannot_be_read_is_named(tmp_path, capsys, name, data, said):
+    path = tmp_path / name
+    if data is not None:
+        path.write_bytes(data)
+    with pytest.raises(ValueError) as info:
+        load_engines_file(str(path))
+    text = str(info.value)
+    assert text.startswith(f"--engines {path}: ") and said in text and "codec" not in text and "\n" not in text
+    with pytest.raises(SystemExit) as info:  # the referee's command line: one line, exit code 2
+        referee_main(["--engines", str(path), "random", "random"])
+    assert info.value.code == 2 and capsys.readouterr().err.strip().splitlines()[-1] == f"referee: error: {text}"
 
 
 def test_an_nboard_engine_takes_depth_only():

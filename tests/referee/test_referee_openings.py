@@ -234,6 +234,26 @@ def test_bad_openings_options(tmp_path, capsys, args, msg):
     assert msg in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("make,said", [
+    (lambda d: d / "missing.txt", "missing.txt: no such file or directory"),
+    (lambda d: d, ": is a directory"),
+    (lambda d: _write(d / "prog", b"\x7fELF\x02\x01\x01\x00\x00\x00junk\n"), "prog: not a text file"),
+    (lambda d: _write(d / "latin1.txt", "0,0 # caf\xe9\n".encode("latin-1")), "latin1.txt: not a text file"),
+])
+def test_an_openings_file_that_cannot_be_read_is_one_sentence(tmp_path, capsys, make, said):
+    path = make(tmp_path)
+    with pytest.raises(SystemExit) as info:
+        _cli_settings("--openings", str(path))
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert info.value.code == 2 and err.startswith(f"referee: error: --openings {path}") and said in err
+    assert "Errno" not in err and "ELF" not in err and "\\x" not in err
+
+
+def _write(path, data: bytes):
+    path.write_bytes(data)
+    return path
+
+
 def _cli_settings(*argv):
     from referee.cli.match import _settings, build_parser
 
