@@ -12,8 +12,11 @@ interpreter running the referee, so it is the same install; for Reversi ``nboard
 ``python -m protocol.nboard``).  ``random`` is the referee's built-in random mover.  Before the first
 game every engine is started once; one that cannot start ends the match with
 one message.  Three engines or more play a tournament (a round-robin, or ``--gauntlet``).
-Exit status: 0 when the match ran (a human's ``quit`` included),
-2 for a usage error or an engine that cannot start, 130 when interrupted
+Every output path (``--out``, ``--pgn``) is checked before the first game; a record that
+cannot be written later (a full disk) stops the match with the games recorded so far kept.
+Exit status: 0 when the match ran (a human's ``quit`` included), 1 when a record could not
+be written, 2 for a usage error, an output path that cannot be written or an engine that
+cannot start, 130 when interrupted
 (Ctrl-C / SIGTERM; with ``--out`` finished games are kept and ``--resume``
 continues).
 """
@@ -21,8 +24,10 @@ continues).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import random
+import shlex
 import signal
 import sys
 import textwrap
@@ -36,11 +41,12 @@ from referee.match import output as display
 from referee.cli.engines import engine_specs, load_engines_file, parse_each
 from referee.cli.argtypes import board_size, nonneg_int, plies_range, positive_int, read_text_file
 from referee.cluster.address import cluster_address
-from referee.games import GAME_TYPES, rules_for
+from referee.games import GAME_TYPES
 from referee.games.adjudication import Adjudication
 from referee.errors import MatchError
 from referee.match.run import run_tournament
-from referee.match.settings import MatchOutcome, MatchSettings
+from referee.match.settings import MatchSettings
+from referee.cli.report import report as _report
 from referee.games.openings import ORDERS, default_random_plies, load_openings, random_opening
 from referee.games.clock import TimeControl
 from referee.seats.spec import EngineSpec
@@ -89,8 +95,10 @@ a human types a move as column and row numbers, "7,7" or "7 7" (Reversi: a squar
 (take back your move and the reply), 'resign' (this game), 'quit' or Ctrl-D
 (resign and end the match).
 
-exit status: 0 match played, 2 usage error or an engine that cannot start,
-130 interrupted (with --out, finished games are kept: --resume continues).
+exit status: 0 match played, 1 a record could not be written (a full disk: the
+games recorded are kept, --resume continues), 2 usage error, an output path that
+cannot be written or an engine that cannot start, 130 interrupted (with --out,
+finished games are kept: --resume continues).
 """
 
 
@@ -355,7 +363,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         specs.append(default_engine(args.send_delay_ms, args.game, args.turn_ms or 0))
     if len(specs) > 2 and (args.sprt or any(s.is_human for s in specs)):
         p.error("a tournament (three engines or more) has no person playing and no --sprt")
-    settings = _settings(args, p, human=any(s.is_human for s in specs))
+    settings = dataclasses.replace(_settings(args, p, human=any(s.is_human for s in specs)),
+                                   command=shlex.join(["referee", *argv]))
 
     def on_term(signum, frame):  # SIGTERM ends the match like Ctrl-C: engines killed, games kept
         raise KeyboardInterrupt
@@ -384,35 +393,6 @@ def _stdout_gone() -> int:
     os.dup2(devnull, sys.stdout.fileno())
     os.close(devnull)
     return 1
-
-
-def _report(outcome: MatchOutcome, settings: MatchSettings) -> int:
-    """Print the summary and notes of a finished match; return the exit status."""
-    rules = rules_for(settings.config)
-    standings = outcome.standings
-    if standings is not None:
-        print(standings.table_text(), flush=True)
-    else:
-        print(display.summary_text(outcome.name1, outcome.name2, outcome.tally, settings.sprt, outcome.labels,
-                                   (rules.colour_name(1), rules.colour_name(2)),
-                                   outcome.pairs if outcome.paired else None), flush=True)
-    if outcome.results:
-        labels = outcome.labels if standings is None else standings.labels_of
-        print("  endings: " + display.endings_text(outcome.results, labels), flush=True)
-    ran = outcome.settings or settings
-    if ran.seeded:
-        print(f"  openings: {ran.openings_text()}", flush=True)
-    if outcome.ended_by is not None:
-        print(f"referee: {outcome.ended_by} ended the match after {outcome.tally.games} of {settings.games} games",
-              file=sys.stderr)
-    if outcome.interrupted:
-        if settings.out_dir:  # only then is anything kept
-            print(f"referee: interrupted; finished games are kept in {settings.out_dir} "
-                  "(run the same command with --resume to continue)", file=sys.stderr)
-        else:
-            print("referee: interrupted", file=sys.stderr)
-        return 130
-    return 0
 
 
 if __name__ == "__main__":

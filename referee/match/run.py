@@ -45,11 +45,12 @@ from referee.games import rules_for
 from referee.games.verdicts import Termination
 from referee.match.records import append_pgn, append_result, write_game_files, write_match_file
 from referee.match.runner import Runner, open_runner
-from referee.match.schedule import Schedule
-from referee.match.settings import RESULTS_FILE, MatchOutcome, MatchSettings
+from referee.match.schedule import Schedule, require_recorded_match
+from referee.match.settings import COMMAND_FILE, RESULTS_FILE, MatchOutcome, MatchSettings
 from referee.match.standings import Standings
 from referee.match.stats import Tally
 from referee.match.view import MatchView, display_mode
+from referee.match.writable import check_outputs, is_output_error, write_failure_text
 from referee.play.job import GameHooks, GameJob, PlayedGame
 from referee.engines.registry import ProcessRegistry
 from referee.seats.spec import EngineSpec
@@ -86,10 +87,29 @@ def run_tournament(
         raise MatchError("a match needs two engines")
     if len(specs) > 2 and any(s.is_human for s in specs):
         raise MatchError("a person plays a match of two sides, not a tournament")
-    match = _Match(tuple(specs), settings, out if out is not None else sys.stdout, input_fn,
-                   stop if stop is not None else threading.Event(),
-                   registry if registry is not None else ProcessRegistry())
+    if settings.resume and settings.out_dir:
+        require_recorded_match(settings.out_dir)
+    # every output path is proved writable before an engine starts: no game is played and then lost
+    made_out_dir = check_outputs(settings.out_dir, settings.pgn, files=(RESULTS_FILE, COMMAND_FILE))
+    try:
+        match = _Match(tuple(specs), settings, out if out is not None else sys.stdout, input_fn,
+                       stop if stop is not None else threading.Event(),
+                       registry if registry is not None else ProcessRegistry())
+    except BaseException:
+        if made_out_dir:
+            _remove_if_empty(Path(settings.out_dir))
+        raise
+    match.made_out_dir = made_out_dir
     return match.run()
+
+
+def _remove_if_empty(d: Path) -> None:
+    """Remove the folder ``d`` when it holds nothing (a match that failed to start leaves none)."""
+    try:
+        if d.is_dir() and not any(d.iterdir()):
+            d.rmdir()
+    except OSError:
+        pass
 
 
 class _Match:
@@ -119,23 +139,29 @@ class _Match:
         #: Per engine: wait for its name after each start (False once it did not give one).
         self.about_wait = [True] * len(specs)
         self.runner: Runner | None = None
+        #: ``out_dir`` did not exist before this match (it is removed again if left empty).
+        self.made_out_dir = False
 
     def run(self) -> MatchOutcome:
         settings, outcome = self.settings, self.outcome
         out_dir = Path(settings.out_dir) if settings.out_dir else None
-        made_out_dir = out_dir is not None and not out_dir.exists()
-        if out_dir is not None:
-            out_dir.mkdir(parents=True, exist_ok=True)
         for r in self.schedule.prior.values():
             outcome.count(r)
         todo = [] if self._sprt_decided() else self.schedule.todo  # a resumed match may have decided
         try:
             if todo:
                 self._start()
+                if out_dir is not None:
+                    self._record_command(out_dir)
                 self.runner.play(todo, self._job, self._finish, stop=self.stop, out_dir=settings.out_dir)
         except KeyboardInterrupt:
             outcome.interrupted = True
             self.stop.set()
+        except OSError as exc:
+            if not is_output_error(exc, settings.out_dir, settings.pgn):
+                self.stop.set()
+                raise
+            self._write_failed(exc)  # (a game's I/O log could not be opened)
         except BaseException:
             self.stop.set()  # the games still being played end now
             raise
@@ -144,11 +170,27 @@ class _Match:
             if self.runner is not None:
                 self.runner.close()
             if out_dir is not None:  # interrupted too: the games played so far, in one file
-                write_match_file(out_dir, self.rules.game_type, RESULTS_FILE)
-                if made_out_dir and not any(out_dir.iterdir()):
-                    out_dir.rmdir()  # a match that failed to start leaves no empty folder
-        outcome.interrupted = outcome.interrupted or self.stop.is_set()
+                try:
+                    write_match_file(out_dir, self.rules.game_type, RESULTS_FILE)
+                except OSError as exc:
+                    self._write_failed(exc)
+                if self.made_out_dir:
+                    _remove_if_empty(out_dir)
+        outcome.interrupted = (outcome.interrupted or self.stop.is_set()) and outcome.write_error is None
         return outcome
+
+    def _record_command(self, out_dir: Path) -> None:
+        """Keep the command line that started the match in ``out_dir`` (a resumed match keeps the first)."""
+        path = out_dir / COMMAND_FILE
+        if self.settings.command and not path.exists():
+            path.write_text(self.settings.command + "\n", encoding="utf-8")
+
+    def _write_failed(self, exc: OSError) -> None:
+        """A record could not be written: no further game starts and the games being played end
+        (a resumed match plays them); the games recorded so far are kept."""
+        if self.outcome.write_error is None:
+            self.outcome.write_error = write_failure_text(exc)
+        self.stop.set()
 
     def _start(self) -> None:
         """Open the runner, check the engines start, print the banner."""
@@ -197,18 +239,30 @@ class _Match:
             r.reason = self.tournament.retag(r.game, r.reason)
             if r.termination == Termination.ABANDONED.value:  # (a cluster names them after the first two)
                 r.engine1, r.engine2 = (self.outcome.standings.names[e] for e in engines)
-        if self.settings.out_dir:
-            write_game_files(self.settings.out_dir, r)
-            append_result(Path(self.settings.out_dir) / RESULTS_FILE,
-                          {**r.to_json(), **self.tournament.record_fields(r.game)})
-        if self.settings.pgn:
-            append_pgn(self.settings.pgn, r)
+        if self.outcome.write_error is not None:
+            return True  # the records can no longer be written: a resumed match plays this game
+        try:
+            self._record(r)
+        except OSError as exc:
+            self._write_failed(exc)
         self.outcome.count(r)
         self.view.game_ended(r, self.outcome, self.runner.progress() if self.runner is not None else {})
+        if self.outcome.write_error is not None:
+            return True
         if played.ended_by is not None:
             self.outcome.ended_by = played.ended_by  # this game is recorded; no other starts
             return True
         return self._sprt_decided()
+
+    def _record(self, r) -> None:
+        """Write a finished game's records: its line in results.jsonl first (what ``--resume``
+        reads: a game there is never played again), then its own files and the PGN."""
+        if self.settings.out_dir:
+            append_result(Path(self.settings.out_dir) / RESULTS_FILE,
+                          {**r.to_json(), **self.tournament.record_fields(r.game)})
+            write_game_files(self.settings.out_dir, r)
+        if self.settings.pgn:
+            append_pgn(self.settings.pgn, r)
 
     def _sprt_decided(self) -> bool:
         if self.settings.sprt is None or not self.outcome.tally.games or not self.tournament.is_match:

@@ -22,13 +22,13 @@ from referee.errors import MatchError
 from referee.games import rules_for
 from referee.games.verdicts import Termination
 from referee.match.records import read_results
-from referee.match.settings import RESULTS_FILE, MatchSettings
+from referee.match.settings import COMMAND_FILE, RESULTS_FILE, MatchSettings
 from referee.match.tournament import Tournament
 from referee.play.result import GameResult
 from referee.play.job import GameJob
 from referee.seats.spec import EngineSpec
 
-__all__ = ["Schedule"]
+__all__ = ["Schedule", "require_recorded_match", "recorded_command", "settings_differences"]
 
 
 class Schedule:
@@ -67,14 +67,61 @@ def _prior_results(settings: MatchSettings, layout: Tournament) -> dict[int, Gam
     out = {}
     for obj in prior:
         if rules.record_key(obj) != rules.current_key():
-            raise MatchError(f"{path}: game {obj['game']} was played with other game or board settings")
+            raise MatchError(f"{path}: game {obj['game']} was played with other settings: "
+                             f"{settings_differences(rules.record_key(obj), rules.current_key())}"
+                             f"{_repeat_hint(settings.out_dir)}")
         if obj["game"] <= layout.total and obj.get("engine_numbers") != \
                 layout.record_fields(obj["game"]).get("engine_numbers"):
             raise MatchError(f"{path}: game {obj['game']} was played by other engines: resume with the same "
-                             f"engines, --games, --rounds and --gauntlet")
+                             f"engines, --games, --rounds and --gauntlet{_repeat_hint(settings.out_dir)}")
         if obj.get("termination") not in (Termination.INTERRUPTED.value, Termination.ABANDONED.value):
             out[obj["game"]] = GameResult.from_json(obj)
     return out
+
+
+def require_recorded_match(out_dir: str) -> None:
+    """``--resume``: a :class:`MatchError` unless ``out_dir`` holds a match (its results, or the
+    command line of one that had finished no game yet) - never a new match started silently."""
+    d = Path(out_dir)
+    if not d.exists():
+        raise MatchError(f"--resume: {out_dir} does not exist, so there is no match to continue "
+                         f"(leave out --resume to start one)")
+    if not (d / RESULTS_FILE).is_file() and not (d / COMMAND_FILE).is_file():
+        raise MatchError(f"--resume: {out_dir} holds no match to continue (no {RESULTS_FILE}); "
+                         f"leave out --resume to start one")
+
+
+def recorded_command(out_dir: str | None) -> str:
+    """The command line recorded in ``out_dir`` (its first line), or ``""``."""
+    if not out_dir:
+        return ""
+    try:
+        text = (Path(out_dir) / COMMAND_FILE).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    return text.strip().splitlines()[0] if text.strip() else ""
+
+
+def _repeat_hint(out_dir: str | None) -> str:
+    command = recorded_command(out_dir)
+    return f"; the match was started with: {command} (add --resume to continue it)" if command else ""
+
+
+def settings_differences(recorded: tuple, given: tuple) -> str:
+    """The game settings that differ between a record's key and the match's (the rules'
+    ``record_key``: game, width, height, then for m,n,k the win length and the rule), in words:
+    ``size 15x15 recorded, 9x9 given``."""
+    def fields(key: tuple) -> dict[str, str]:
+        out = {"game": str(key[0]), "size": f"{key[1]}x{key[2]}"}
+        if len(key) > 4:
+            out.update({"win length": str(key[3]), "rule": str(key[4])})
+        return out
+
+    rec, cur = fields(recorded), fields(given)
+    if rec["game"] != cur["game"]:
+        return f"game {rec['game']} recorded, {cur['game']} given"
+    parts = [f"{k} {rec.get(k)} recorded, {cur.get(k)} given" for k in cur if rec.get(k) != cur.get(k)]
+    return "; ".join(parts) or "other game settings"
 
 
 def _resolve_seed(settings: MatchSettings, prior: dict[int, GameResult]) -> MatchSettings:

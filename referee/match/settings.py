@@ -15,10 +15,12 @@ from referee.match.pentanomial import Pairs
 from referee.match.stats import Sprt, Tally
 from referee.play.result import GameResult
 
-__all__ = ["MatchSettings", "MatchOutcome", "RESULTS_FILE"]
+__all__ = ["MatchSettings", "MatchOutcome", "RESULTS_FILE", "COMMAND_FILE"]
 
 #: The file of ``--out DIR`` that holds one line a finished game (what ``--resume`` reads).
 RESULTS_FILE = "results.jsonl"
+#: The file of ``--out DIR`` that holds the command line that started the match (to repeat it).
+COMMAND_FILE = "command.txt"
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,8 @@ class MatchSettings:
     #: With more than two engines: the standings are printed every this many games (0: after
     #: every pair of games of every pairing).
     standings_every: int = 0
+    #: The command line that started the match, as typed (recorded in ``out_dir``; "" when not known).
+    command: str = ""
 
     @property
     def shown(self) -> str:
@@ -122,6 +126,8 @@ class MatchOutcome:
     #: A match of more than two engines: its standings (:class:`referee.match.standings.Standings`),
     #: which count its games instead of ``tally`` and ``pairs``.
     standings: Any = None
+    #: Why the match stopped early when one of its records could not be written (``None``: it did not).
+    write_error: str | None = None
     _halves: dict[int, float] = field(default_factory=dict, repr=False)
 
     def sprt_state(self, sprt: Sprt):
