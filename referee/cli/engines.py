@@ -2,29 +2,36 @@
 (``cmd=./rapfi name=rapfi-3k nodes=3000``), names from an engines file, and ``--each``.
 
 An engines file keeps a user's engines in one place (``--engines FILE``), JSON or TOML by its
-extension: a list of objects with a ``name`` (as cutechess's ``engines.json``; ``command`` and
-``workingDirectory`` are read as ``cmd`` and ``dir``), or one table an engine keyed by its name
-(TOML ``[rapfi-3k]``).  The settings are those of :mod:`referee.seats.spec`.
+extension: a list of objects with a ``name``, or one table an engine keyed by its name (TOML
+``[rapfi-3k]``).  The settings are those of :mod:`referee.seats.spec`.  A cutechess
+``engines.json`` is read as it is: ``command``, ``workingDirectory``, ``stderrFile``,
+``protocol`` and ``initStrings`` (a list of lines) are read as ``cmd``, ``dir``, ``stderr``,
+``proto`` and ``initstr``; its keys that mean nothing here (``options``, ``ponder``,
+``whitepov``, ...) are ignored with one warning line.  A protocol the referee does not speak
+(``uci``) is refused when that engine is used.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 import tomllib
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from referee.cli.argtypes import read_text_file
-from referee.seats.spec import EngineSpec, settings_of
+from referee.seats.spec import SETTING_KEYS, EngineSpec, settings_of
 
 __all__ = ["load_engines_file", "engine_specs", "parse_each"]
 
 #: cutechess's key names, read as ours.
-_ALIASES = {"command": "cmd", "workingdirectory": "dir", "working_directory": "dir"}
+_ALIASES = {"command": "cmd", "workingdirectory": "dir", "working_directory": "dir", "stderrfile": "stderr",
+            "protocol": "proto", "initstrings": "initstr"}
 
 
-def load_engines_file(path: str) -> dict[str, dict[str, str]]:
+def load_engines_file(path: str, warn: Callable[[str], None] | None = None) -> dict[str, dict[str, str]]:
     """The engines of ``path`` by name; ``ValueError`` naming ``--engines`` and the file and
-    saying what is wrong with it."""
+    saying what is wrong with it.  Keys that mean nothing here are left out and named in one
+    line given to ``warn`` (default: printed on stderr)."""
     try:
         text = read_text_file(path)
     except ValueError as exc:
@@ -41,13 +48,39 @@ def load_engines_file(path: str) -> dict[str, dict[str, str]]:
     if not isinstance(entries, list) or not all(isinstance(e, Mapping) for e in entries):
         raise ValueError(f"--engines {path}: expected a list of engines, or one table an engine")
     out: dict[str, dict[str, str]] = {}
-    for entry in entries:
-        settings = {_ALIASES.get(str(k).lower(), str(k).lower()): _text(v) for k, v in entry.items()}
+    ignored: set[str] = set()
+    for no, entry in enumerate(entries, 1):
+        settings = {}
+        for key, value in _flat(entry):
+            ours = _ALIASES.get(key.lower(), key.lower())
+            if ours in SETTING_KEYS or ours.startswith("info."):
+                settings[ours] = _text(value)
+            else:
+                ignored.add(key)
         name = settings.get("name", "")
         if not name or "cmd" not in settings:
-            raise ValueError(f"--engines {path}: every engine needs a name and a cmd (or command), got {dict(entry)}")
+            raise ValueError(f"--engines {path}: engine {no} ({name or 'no name'}) needs a name and a "
+                             "command (cmd)")
         out[name] = settings
+    if ignored:
+        (warn or _warn)(f"referee: --engines {path}: ignored what has no meaning here: {', '.join(sorted(ignored))}")
     return out
+
+
+def _flat(entry: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """An entry's keys and values, a TOML ``info`` table (``info.hash = 64``) as ``info.KEY`` keys."""
+    out: list[tuple[str, Any]] = []
+    for key, value in entry.items():
+        key = str(key)
+        if key.lower() == "info" and isinstance(value, Mapping):
+            out += [(f"info.{k}", v) for k, v in value.items()]
+        else:
+            out.append((key, value))
+    return out
+
+
+def _warn(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 def parse_each(words: Iterable[str]) -> dict[str, str]:
@@ -81,9 +114,7 @@ def engine_specs(texts: Iterable[str], *, known: Mapping[str, Mapping[str, str]]
                     continue
                 settings = {"cmd": text}
             spec = EngineSpec.from_settings({**each, **settings}, send_delay_ms=send_delay_ms)
-            if game == "reversi" and any(key != "max_depth" for key, _ in spec.info):
-                raise ValueError("nodes, threads and info.KEY are Gomocup INFO settings: an NBoard engine "
-                                 "takes depth= (set depth) only")
+            spec.check_game(game)
             specs.append(spec)
         except ValueError as exc:
             raise ValueError(f"engine {text!r}: {exc}") from None
@@ -91,4 +122,6 @@ def engine_specs(texts: Iterable[str], *, known: Mapping[str, Mapping[str, str]]
 
 
 def _text(value: Any) -> str:
+    if isinstance(value, list):  # initStrings: one line each
+        return "\n".join(_text(v) for v in value)
     return str(value).lower() if isinstance(value, bool) else str(value)

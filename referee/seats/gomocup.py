@@ -106,6 +106,7 @@ class GomocupSeat(ProcessSeat):
             f"INFO rule {config.rule.gomocup_bits}",
             *win_length_lines(config),
             *(f"INFO {key} {value}" for key, value in self.spec.info),  # the engine's own settings
+            *self.spec.init,  # its init lines (an engines file's initStrings)
             *([] if self.kept and self.about_answered else ["ABOUT"]),  # a kept engine said its name
         ], Termination.CRASH)
         if self.kept and self.about_answered:

@@ -59,7 +59,7 @@ class NboardSeat(ProcessSeat):
         self._pings += 1
         # a kept engine is told the new game only: the protocol and its settings stand
         depth = [] if self.spec.nboard_depth is None else [f"set depth {self.spec.nboard_depth}"]
-        hello = [] if self.kept else [f"nboard {PROTOCOL_VERSION}", *depth]
+        hello = [] if self.kept else [f"nboard {PROTOCOL_VERSION}", *depth, *self.spec.init]
         self._send([*hello, f"set game {game_text(start, [], 0, tc.match_ms)}", f"ping {self._pings}"],
                    Termination.START_FAILED)
         self._known = []

@@ -71,7 +71,8 @@ class ProcessSeat:
         self.messages: list[str] = []
         self.proc: Transport = transport if transport is not None else EngineProcess(
             spec.argv, name=tag or spec.label, cwd=spec.cwd, send_delay_ms=spec.send_delay_ms,
-            log=log, stderr_path=stderr_path, log_t0=log_t0, end_line=self.end_line,
+            # the engine's own stderr file when the referee keeps none (no --log-io)
+            log=log, stderr_path=stderr_path or spec.stderr_file, log_t0=log_t0, end_line=self.end_line,
         )
         self._registry = registry
         self._stop = stop

@@ -5,7 +5,13 @@ An engine's settings, as ``KEY=VALUE`` words (``cmd=./rapfi name=rapfi-3k nodes=
 command line, in an engines file or in ``--each``:
 
 - ``cmd`` the command line (split like a shell would), ``name`` the name shown and recorded
-  (instead of what the engine calls itself), ``dir`` its working directory;
+  (instead of what the engine calls itself), ``dir`` its working directory, ``stderr`` a file
+  its stderr is appended to (when ``--log-io`` does not keep it per game);
+- ``proto`` the protocol it speaks, ``gomocup`` or ``nboard`` (or a game that implies one:
+  ``gomoku``, ``renju``, ``reversi``, ``othello``); it must be the game's, and without it the
+  game's is assumed;
+- ``initstr`` lines sent after its start, separated by ``\\n`` (Gomocup: ``INFO KEY VALUE``;
+  NBoard: ``set NAME VALUE``), as cutechess's ``initstr``;
 - ``turn_ms`` and ``match_ms`` its own clock (time odds), ``send_delay_ms``;
 - ``nodes``, ``depth``, ``threads``: Gomocup's ``INFO max_node``, ``INFO max_depth`` and
   ``INFO thread_num`` (for an NBoard engine ``depth`` is ``set depth``);
@@ -21,10 +27,19 @@ from typing import Mapping, Sequence
 
 from referee.games.clock import TimeControl
 
-__all__ = ["EngineSpec", "name_from_argv", "settings_of", "HUMAN", "RANDOM", "SETTING_KEYS"]
+__all__ = ["EngineSpec", "name_from_argv", "settings_of", "protocol_of", "HUMAN", "RANDOM", "SETTING_KEYS",
+           "GAME_PROTOCOLS"]
 
 HUMAN = "human"
 RANDOM = "random"
+
+#: The protocol a game's engines speak, by the referee's game type.
+GAME_PROTOCOLS = {"mnk": "gomocup", "reversi": "nboard"}
+
+#: ``proto`` values: a protocol's names, and games that imply it.
+_PROTOCOL_NAMES = {"gomocup": "gomocup", "pbrain": "gomocup", "piskvork": "gomocup", "gomoku": "gomocup",
+                   "renju": "gomocup", "mnk": "gomocup", "nboard": "nboard", "reversi": "nboard",
+                   "othello": "nboard"}
 
 
 @dataclass(frozen=True)
@@ -50,6 +65,12 @@ class EngineSpec:
     match_ms: int | None = None
     #: An NBoard engine's ``set depth`` (``None``: not sent).
     nboard_depth: int | None = None
+    #: The protocol it was said to speak (``gomocup``, ``nboard``; ``""``: the game's).
+    protocol: str = ""
+    #: Lines sent after its start (``initstr``), after the referee's own settings.
+    init: tuple[str, ...] = ()
+    #: A file its stderr is appended to (``None``: the referee's choice).
+    stderr_file: str | None = None
 
     def __post_init__(self) -> None:
         if not self.argv and not self.builtin:
@@ -90,9 +111,42 @@ class EngineSpec:
             if not key or not value or any(c.isspace() for c in key + value):
                 raise ValueError(f"INFO {key} {value!r}: a key and a value of one word each")
         name = " ".join(settings.get("name", "").split())[:60]
+        init = tuple(line.strip() for part in settings.get("initstr", "").split("\n")
+                     for line in part.split("\\n") if line.strip())
+        bad = next((line for line in init if not line.isprintable()), None)
+        if bad is not None:
+            raise ValueError(f"init line {bad!r}: control characters cannot be sent")
+        stderr = os.path.expanduser(settings.get("stderr", "")) or None
         return replace(spec, label=name or spec.label, named=bool(name), cwd=settings.get("dir") or None,
                        info=tuple(info), turn_ms=_whole(settings, "turn_ms"), match_ms=_whole(settings, "match_ms"),
-                       nboard_depth=_whole(settings, "depth"))
+                       nboard_depth=_whole(settings, "depth"),
+                       protocol=protocol_of(settings["proto"]) if "proto" in settings else "",
+                       init=init, stderr_file=stderr)
+
+    def check_game(self, game: str) -> None:
+        """``ValueError`` when this engine's settings do not fit ``game`` (``mnk`` or
+        ``reversi``): another protocol, settings of the other protocol, or init lines
+        the protocol would answer (an answer would be read as a move)."""
+        speaks = GAME_PROTOCOLS[game]
+        if self.protocol and self.protocol != speaks:
+            other = next(g for g, p in GAME_PROTOCOLS.items() if p == self.protocol)
+            raise ValueError(f"it speaks {self.protocol}, the protocol of --game {other}; "
+                             f"--game {game} engines speak {speaks}")
+        if speaks == "nboard" and any(key != "max_depth" for key, _ in self.info):
+            raise ValueError("nodes, threads and info.KEY are Gomocup INFO settings: an NBoard engine "
+                             "takes depth= (set depth) only")
+        for line in self.init:
+            words = line.split()
+            if speaks == "gomocup" and (len(words) < 3 or words[0].upper() != "INFO"):
+                raise ValueError(f"init line {line!r}: a Gomocup engine is sent INFO KEY VALUE lines only")
+            if speaks == "nboard" and (len(words) < 3 or words[0].lower() != "set" or words[1].lower() == "game"):
+                raise ValueError(f"init line {line!r}: an NBoard engine is sent set NAME VALUE lines only "
+                                 "(set game is the referee's)")
+        if self.stderr_file is not None:
+            folder = os.path.dirname(os.path.abspath(self.stderr_file))
+            if not os.path.isdir(folder) or os.path.isdir(self.stderr_file):
+                raise ValueError(f"stderr file {self.stderr_file}: "
+                                 + ("is a directory" if os.path.isdir(self.stderr_file) else f"no directory {folder}"))
 
     def time_control(self, tc: TimeControl) -> TimeControl:
         """The match's clock ``tc`` with this engine's own times (time odds) in it."""
@@ -111,7 +165,18 @@ class EngineSpec:
 
 
 #: The settings an engine takes (besides ``info.KEY``).
-SETTING_KEYS = ("cmd", "name", "dir", "turn_ms", "match_ms", "send_delay_ms", "nodes", "depth", "threads")
+SETTING_KEYS = ("cmd", "name", "dir", "stderr", "proto", "initstr", "turn_ms", "match_ms", "send_delay_ms", "nodes",
+                "depth", "threads")
+
+
+def protocol_of(value: str) -> str:
+    """``gomocup`` or ``nboard`` for a ``proto`` value (a protocol's name, or a game that
+    implies it); ``ValueError`` naming a protocol the referee does not speak."""
+    name = _PROTOCOL_NAMES.get(value.strip().lower())
+    if name is None:
+        raise ValueError(f"protocol {value!r} is not one the referee speaks: gomocup (m,n,k games) or "
+                         "nboard (reversi)")
+    return name
 
 
 def settings_of(text: str) -> dict[str, str] | None:

@@ -2,11 +2,15 @@
 
 import json
 import re
+import shlex
+import subprocess
+from pathlib import Path
 
 import pytest
 
 from engine.mnk.rules import GameConfig
 from engine.reversi.rules import ReversiConfig
+from support.fakes import REFEREE, fake_cmd
 from support.mock_transport import MockTransport
 from referee.cli.engines import engine_specs, load_engines_file, parse_each
 from referee.cli.match import main as referee_main
@@ -57,7 +61,7 @@ def test_engines_files_json_and_toml_and_each(tmp_path):
         assert plain.argv == ("./other",) and plain.info == (("max_node", "10000"),) and not plain.named
     bad = tmp_path / "bad.json"
     bad.write_text('[{"name": "x"}]')
-    with pytest.raises(ValueError, match="needs a name and a cmd"):
+    with pytest.raises(ValueError, match="engine 1 \\(x\\) needs a name and a command"):
         load_engines_file(str(bad))
 
 
@@ -122,3 +126,129 @@ def test_an_nboard_engine_is_sent_its_depth():
     seat.launch(ReversiConfig(), TC)
     seat.finish_start(ReversiConfig(), TC)
     black.assert_done()
+
+
+def cutechess_file(tmp_path) -> Path:
+    """An engines.json as cutechess writes it: every entry with a protocol, most with
+    initStrings and options, and chess engines the referee cannot play."""
+    entries = [
+        {"command": "./pbrain-rapfi --quiet", "name": "Rapfi 3k", "protocol": "gomocup",
+         "workingDirectory": str(tmp_path), "stderrFile": str(tmp_path / "rapfi.err"),
+         "initStrings": ["INFO max_node 3000", "INFO caution_factor 3"],
+         "options": [{"name": "Hash", "type": "spin", "value": 64, "default": 16, "min": 1, "max": 1024}],
+         "ponder": False, "whitepov": False, "restart": "auto", "timeoutScale": 1.5, "variants": ["standard"]},
+        {"command": "nboard-mcts --move-ms 100", "name": "mcts", "protocol": "nboard",
+         "initStrings": ["set depth 8", "set contempt 0"], "options": [], "restart": "on"},
+        {"command": "./embryo", "name": "Embryo", "protocol": "renju", "ponder": True},
+        {"command": "stockfish", "name": "Stockfish 16", "protocol": "uci",
+         "options": [{"name": "Threads", "type": "spin", "value": 2}], "initStrings": ["setoption name Hash value 64"]},
+        {"command": "crafty", "name": "Crafty", "protocol": "xboard", "whitepov": True},
+    ]
+    path = tmp_path / "engines.json"
+    path.write_text(json.dumps(entries, indent=4))
+    return path
+
+
+def test_a_cutechess_engines_file_is_read_with_one_warning(tmp_path):
+    warned = []
+    known = load_engines_file(str(cutechess_file(tmp_path)), warn=warned.append)
+    assert warned == [f"referee: --engines {tmp_path / 'engines.json'}: ignored what has no meaning here: "
+                      "options, ponder, restart, timeoutScale, variants, whitepov"]
+    rapfi, embryo = engine_specs(["Rapfi 3k", "Embryo"], known=known)
+    assert rapfi.argv == ("./pbrain-rapfi", "--quiet") and (rapfi.label, rapfi.named) == ("Rapfi 3k", True)
+    assert (rapfi.cwd, rapfi.stderr_file, rapfi.protocol) == (str(tmp_path), str(tmp_path / "rapfi.err"), "gomocup")
+    assert rapfi.init == ("INFO max_node 3000", "INFO caution_factor 3") and rapfi.info == ()
+    assert (embryo.protocol, embryo.init, embryo.stderr_file) == ("gomocup", (), None)  # renju implies Gomocup
+    mcts, = engine_specs(["mcts"], known=known, game="reversi")
+    assert (mcts.argv, mcts.protocol, mcts.init) == (("nboard-mcts", "--move-ms", "100"), "nboard",
+                                                     ("set depth 8", "set contempt 0"))
+
+
+@pytest.mark.parametrize("name,game,said", [
+    ("Stockfish 16", "mnk", "engine 'Stockfish 16': protocol 'uci' is not one the referee speaks: "
+                            "gomocup (m,n,k games) or nboard (reversi)"),
+    ("Crafty", "reversi", "engine 'Crafty': protocol 'xboard' is not one the referee speaks"),
+    ("mcts", "mnk", "engine 'mcts': it speaks nboard, the protocol of --game reversi; --game mnk engines speak gomocup"),
+    ("Rapfi 3k", "reversi", "engine 'Rapfi 3k': it speaks gomocup, the protocol of --game mnk"),
+])
+def test_an_engine_of_another_protocol_is_refused_in_one_line(tmp_path, name, game, said):
+    known = load_engines_file(str(cutechess_file(tmp_path)), warn=lambda line: None)
+    with pytest.raises(ValueError) as info:
+        engine_specs([name], known=known, game=game)
+    assert str(info.value).startswith(said) and "\n" not in str(info.value)
+
+
+def test_the_referee_refuses_a_uci_engine_with_one_line_and_warns_once(tmp_path, capsys):
+    path = cutechess_file(tmp_path)
+    with pytest.raises(SystemExit) as info:
+        referee_main(["--engines", str(path), "Stockfish 16", "random"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert info.value.code == 2 and err[0].startswith(f"referee: --engines {path}: ignored")
+    assert sum("ignored" in line for line in err) == 1 and err[-1] == ("referee: error: engine 'Stockfish 16': protocol 'uci' is not one the referee speaks: "
+                      "gomocup (m,n,k games) or nboard (reversi)")
+
+
+@pytest.mark.parametrize("settings,game,said", [
+    ({"initstr": "START 15"}, "mnk", "init line 'START 15': a Gomocup engine is sent INFO KEY VALUE lines only"),
+    ({"initstr": "INFO hash"}, "mnk", "INFO KEY VALUE lines only"),
+    ({"initstr": "set game (;GM[Othello];)"}, "reversi", "set NAME VALUE lines only (set game is the referee's)"),
+    ({"initstr": "go"}, "reversi", "set NAME VALUE lines only"),
+    ({"stderr": "/nonexistent-dir/e.err"}, "mnk", "stderr file /nonexistent-dir/e.err: no directory /nonexistent-dir"),
+    ({"stderr": "/"}, "mnk", "stderr file /: is a directory"),
+    ({"proto": "usi"}, "mnk", "protocol 'usi' is not one the referee speaks"),
+])
+def test_init_lines_a_protocol_would_answer_and_bad_stderr_files_are_refused(settings, game, said):
+    with pytest.raises(ValueError, match=re.escape(said)):
+        engine_specs(["cmd=./x " + " ".join(f"{k}={shlex.quote(v)}" for k, v in settings.items())], game=game)
+
+
+def test_initstr_on_the_command_line_takes_several_lines_and_toml_info_tables_are_read(tmp_path):
+    spec, = engine_specs(["cmd=./x proto=Gomocup 'initstr=INFO a 1\\nINFO b two words'"])
+    assert spec.init == ("INFO a 1", "INFO b two words") and spec.protocol == "gomocup"
+    toml = tmp_path / "engines.toml"
+    toml.write_text('[rapfi]\ncmd = "./rapfi"\nprotocol = "gomocup"\ninitStrings = ["INFO x 1"]\n'
+                    'info.caution_factor = 3\n')
+    rapfi, = engine_specs(["rapfi"], known=load_engines_file(str(toml), warn=pytest.fail))
+    assert rapfi.info == (("caution_factor", "3"),) and rapfi.init == ("INFO x 1",)
+
+
+def test_init_lines_are_sent_after_the_referees_settings():
+    one = MockTransport("one", ignore=("INFO timeout", "INFO max_memory", "INFO game_type", "INFO rule",
+                                       "INFO win_length", "INFO time_left"))
+    one.expect("START 7", "OK").expect("INFO max_node 3000").expect("INFO caution_factor 3").expect(
+        "ABOUT", 'name="Rapfi"').expect("BEGIN", "0,0")
+    two = MockTransport("two", ignore=("INFO",))
+    two.expect("START 7", "OK").expect("ABOUT", 'name="two"').expect("TURN 0,0", "no move")
+    spec = EngineSpec.from_settings({"cmd": "./rapfi", "initstr": "INFO max_node 3000\nINFO caution_factor 3"})
+    seats = [GomocupSeat(spec, transport=one), GomocupSeat(EngineSpec(("two",), "two"), transport=two)]
+    play_game(seats, game=1, first=1, config=GameConfig(7, 7, 4), tc=TC)
+    one.assert_done()
+    black = MockTransport("black", end_line="quit")
+    black.expect("nboard 2").expect("set depth 7").expect("set contempt 0").expect(
+        re.compile(r"set game .*")).expect("ping 1", "pong 1")
+    seat = NboardSeat(EngineSpec.from_settings({"cmd": "./edax", "depth": "7", "initstr": "set contempt 0"}),
+                      transport=black)
+    seat.launch(ReversiConfig(), TC)
+    seat.finish_start(ReversiConfig(), TC)
+    black.assert_done()
+
+
+@pytest.mark.slow
+def test_a_match_from_a_cutechess_file_writes_the_engines_stderr_file(tmp_path):
+    err = tmp_path / "first.err"
+    brain = fake_cmd("--name", "first")
+    entries = [{"name": "first", "command": f"sh -c {shlex.quote('echo started >&2; exec ' + brain)}",
+                "protocol": "gomocup", "stderrFile": str(err), "initStrings": ["INFO caution_factor 3"],
+                "options": [], "whitepov": False},
+               {"name": "second", "command": fake_cmd("--name", "second"), "protocol": "gomocup"}]
+    path = tmp_path / "engines.json"
+    path.write_text(json.dumps(entries))
+    out = tmp_path / "m"
+    p = subprocess.run([*REFEREE, "--engines", str(path), "--size", "7", "--win-length", "4", "--games", "2",
+                        "--turn-ms", "500", "--tolerance-ms", "2000", "--out", str(out), "--quiet", "first", "second"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.count("ignored what has no meaning here: options, whitepov") == 1
+    assert err.read_text().startswith("started")
+    games = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert len(games) == 2 and {g["engine1"] for g in games} == {"first"}
