@@ -47,14 +47,39 @@ def who(name: str, label: str) -> str:
     return name if name == label else f"{name} ({label})"
 
 
-def clock_text(tc: TimeControl) -> str:
-    """The time control in words, e.g. ``1000 ms a move (+1000 ms tolerance)``."""
+def clock_text(tc: TimeControl, game: str | None = None, untimed: tuple[str, ...] = ()) -> str:
+    """The time control in words, e.g. ``1000 ms a move (+1000 ms tolerance)``.
+
+    With the ``game`` (``mnk``, ``reversi``) it also says where the clock comes from and what
+    the engines are told: a Gomocup engine is sent the referee's times, which override its own
+    time options (the manager's ``timeout_turn`` wins, as in Gomocup); NBoard has no move time
+    to send, so a Reversi engine plays at its own settings (only a game clock is sent).
+    ``untimed`` names the sides with no clock (a person), e.g. ``...; human untimed``.
+    """
     parts = []
     if tc.turn_ms:
         parts.append(f"{tc.turn_ms} ms a move")
     if tc.match_ms:
         parts.append(f"{tc.match_ms} ms a game for each side")
-    return " and ".join(parts) + f" (+{tc.tolerance_ms} ms tolerance)"
+    note = _clock_note(tc, game)
+    text = " and ".join(parts) + f" (+{tc.tolerance_ms} ms tolerance{'; ' + note if note else ''})"
+    if len(untimed) >= 2:
+        return f"{' and '.join(untimed)}: untimed"
+    if untimed:
+        text = f"the engine: {text}; {untimed[0]}: untimed"
+    return text
+
+
+def _clock_note(tc: TimeControl, game: str | None) -> str:
+    """Where the clock comes from and what the engines make of it (see :func:`clock_text`)."""
+    options = " and ".join(o for o, ms in (("--turn-ms", tc.turn_ms), ("--match-ms", tc.match_ms)) if ms)
+    if game == "mnk":
+        return f"referee {options}: engines' own time options are overridden by the manager's"
+    if game == "reversi":
+        if tc.match_ms:
+            return f"referee {options}: engines are sent the game clock, not a move time"
+        return "referee --turn-ms, kept by the referee: NBoard sends no move time, engines play at their own settings"
+    return ""
 
 
 def match_banner(names: tuple[str, str], labels: tuple[str, str], games: int, config: Any,
@@ -170,13 +195,16 @@ def elo_text(t: Tally, label: str = "engine1") -> str:
 
 
 def progress_line(t: Tally, total: int, elapsed_s: float, label: str = "engine1", *,
-                  rate: float | None = None, workers: int | None = None) -> str:
+                  rate: float | None = None, workers: int | None = None, timing: bool = True) -> str:
     """``games done/total, W-D-L, score, ETA`` for a running match, from ``label``'s (engine1's) side.
 
     A cluster match also gives ``rate`` (games a second played by this run), from
-    which the ETA is reckoned, and the number of ``workers`` connected.
+    which the ETA is reckoned, and the number of ``workers`` connected.  Without
+    ``timing`` (a person's match, whose pace is the person's) only the games and the score.
     """
     done = t.games
+    if not timing:
+        return f"[{done}/{total}] {label} +{t.wins} ={t.draws} -{t.losses}  score {t.score():.3f}"
     eta = elapsed_s / done * (total - done) if done else float("nan")
     if rate is not None:
         eta = (total - done) / rate if rate > 0 else float("nan")

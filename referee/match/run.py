@@ -135,7 +135,8 @@ class _Match:
             self.outcome.standings = Standings(self.tournament, [s.label for s in specs], self.tags)
         self.workers = 1 if self.human else max(1, settings.concurrency)
         self.view = MatchView(out, display_mode(settings, self.workers), self.rules, settings, labels,
-                              self.tournament, self.outcome.standings)
+                              self.tournament, self.outcome.standings,
+                              untimed=tuple(s.label for s in specs if s.is_human))
         #: Per engine: wait for its name after each start (False once it did not give one).
         self.about_wait = [True] * len(specs)
         self.runner: Runner | None = None

@@ -43,7 +43,7 @@ class MatchView:
 
     def __init__(self, out: IO[str], mode: str, rules: GameRules, settings: MatchSettings,
                  labels: tuple[str, str], tournament: Tournament | None = None,
-                 standings: Standings | None = None) -> None:
+                 standings: Standings | None = None, untimed: tuple[str, ...] = ()) -> None:
         self.out = out
         self.mode = mode
         self.rules = rules
@@ -53,6 +53,8 @@ class MatchView:
         self.tournament = tournament
         #: A tournament of more than two engines: its standings (``None`` for a match).
         self.standings = standings
+        #: The people playing (no clock; the match goes at their pace: no ETA).
+        self.untimed = untimed
         self._played = 0  # games this run finished (not resumed ones): the rate
         self._lock = threading.Lock()  # worker threads print moves; one game's lines stay together
         self._legend_due = bool(rules.board_legend)
@@ -72,13 +74,13 @@ class MatchView:
     def banner(self, names: Any) -> None:
         """The match's first lines: who plays, the rules and clock, the openings (``names``: every engine's)."""
         s = self.settings
+        clock = output.clock_text(s.tc, self.rules.game_type, self.untimed)
         if self.standings is not None and self.tournament is not None:
             t = self.tournament
             self.say(output.tournament_banner(list(names), self.standings.tags, s.gauntlet, len(t.pairings),
-                                              t.per_pairing, s.config, output.clock_text(s.tc)))
+                                              t.per_pairing, s.config, clock))
         else:
-            self.say(output.match_banner((names[0], names[1]), self.labels, s.games, s.config,
-                                         output.clock_text(s.tc)))
+            self.say(output.match_banner((names[0], names[1]), self.labels, s.games, s.config, clock))
         self.say(f"openings: {s.openings_text()}")
 
     def labels_of(self, game: int) -> tuple[str, str]:
@@ -96,7 +98,10 @@ class MatchView:
         self.say(text + self._legend() if self.mode == "board" else text)
 
     def move(self, ev: MoveEvent, human_colours: frozenset[int] = frozenset()) -> None:
-        """One move: its line, and in board mode the board (a person to move sees the legal moves)."""
+        """One move: its line, and in board mode the board (a person to move sees the legal moves).
+
+        The board after a person's own move is left out while an engine is to reply: the
+        board after the reply shows both, so a person sees one board a turn."""
         rules = self.rules
         if self.standings is not None and self.tournament is not None:
             ev = dataclasses.replace(ev, seat_name=self.tournament.retag(ev.game, ev.seat_name))
@@ -104,9 +109,13 @@ class MatchView:
             print(output.move_line(ev), file=self.out, flush=self.mode != "board")
             if self.mode == "board":
                 over = rules.outcome(ev.board, {1: "", 2: ""}) is not None
-                text = rules.final_board_text(ev.board) if over else \
-                    rules.board_text(ev.board, legal=int(ev.board.to_move) in human_colours)
-                print(text, file=self.out, flush=True)
+                to_move_human = int(ev.board.to_move) in human_colours
+                if over or ev.player not in human_colours or to_move_human:
+                    text = rules.final_board_text(ev.board) if over else \
+                        rules.board_text(ev.board, legal=to_move_human)
+                    print(text, file=self.out, flush=True)
+                else:
+                    self.out.flush()
 
     def game_ended(self, r: GameResult, outcome: MatchOutcome, progress: dict[str, Any]) -> None:
         """A recorded game: header and final board unless already shown, verdict, progress line."""
@@ -121,7 +130,8 @@ class MatchView:
         elapsed = time.monotonic() - self._t0
         standings = self.standings
         if standings is None or self.tournament is None:
-            self.say(output.progress_line(outcome.tally, self.settings.games, elapsed, self.labels[0], **progress))
+            self.say(output.progress_line(outcome.tally, self.settings.games, elapsed, self.labels[0],
+                                          timing=not self.untimed, **progress))
             return
         total = self.tournament.total
         self.say(output.tournament_progress(standings.games, total, elapsed, self._played, **progress))

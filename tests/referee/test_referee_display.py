@@ -171,3 +171,22 @@ def test_the_pairs_line_never_prints_an_infinite_elo():
         assert "inf" not in text, text
     assert "(95 % above +" in pairs_text(Pairs([0, 0, 1, 5, 17]))
     assert "(won every pair)" in pairs_text(Pairs([0, 0, 0, 0, 3]))
+
+
+def test_the_clock_says_where_it_comes_from_and_who_is_timed():
+    from referee.games.clock import TimeControl
+    from referee.match.output import clock_text
+
+    tc = TimeControl(turn_ms=1000, tolerance_ms=1000)
+    assert clock_text(tc) == "1000 ms a move (+1000 ms tolerance)"
+    assert clock_text(tc, "mnk") == ("1000 ms a move (+1000 ms tolerance; referee --turn-ms: engines' own time "
+                                     "options are overridden by the manager's)")
+    # NBoard has no move time to send: a Reversi engine keeps its own settings; a game clock is sent
+    assert "NBoard sends no move time, engines play at their own settings" in clock_text(tc, "reversi")
+    assert "overridden" not in clock_text(tc, "reversi")
+    both = clock_text(TimeControl(turn_ms=500, match_ms=60000), "reversi")
+    assert "referee --turn-ms and --match-ms: engines are sent the game clock, not a move time" in both
+    human = clock_text(tc, "mnk", ("Ann",))
+    assert human.startswith("the engine: 1000 ms a move (") and human.endswith("; Ann: untimed")
+    assert clock_text(tc, "mnk", ("Ann", "Bo")) == "Ann and Bo: untimed"
+    assert progress_line(_tally(losses=2), 4, 9.0, "Ann", timing=False) == "[2/4] Ann +0 =0 -2  score 0.000"

@@ -193,3 +193,34 @@ def test_a_board_is_shown_once_before_the_first_prompt_when_the_engine_moves_fir
     shown = prompts[0]
     assert "move 1:" in shown or "move 5:" in shown  # the random engine moved first
     assert shown.count(head) == 1, shown  # the match showed the board; the prompt did not repeat it
+
+
+def test_a_person_sees_one_board_a_turn_is_untimed_and_gets_no_eta():
+    from referee.match.run import run_match
+    from referee.match.settings import MatchSettings
+    from referee.seats.spec import EngineSpec
+
+    answers = iter(["3 3", "3 4", "resign", "0 0"])
+
+    def ask(prompt):
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    out = io.StringIO()
+    settings = MatchSettings(config=CFG, tc=TC, games=2, display="board", seed=3)
+    outcome = run_match(EngineSpec.parse("human"), EngineSpec.parse("random"), settings, out=out, input_fn=ask)
+    assert [r.termination for r in outcome.results] == ["resign", "resign"]
+    text = out.getvalue()
+    banner = text.splitlines()[0]
+    assert banner.endswith("the engine: 1000 ms a move (+1000 ms tolerance; referee --turn-ms: engines' own time "
+                           "options are overridden by the manager's); human: untimed")
+    game1 = text.split("=== game 2/2")[0]
+    # game 1: the empty board, then one board after each of the engine's two replies (none after the
+    # person's own moves, which the reply's board shows): three boards for three prompts
+    assert game1.count("   0 1 2 3 4 5 6") == 3
+    lines = text.splitlines()
+    assert lines[lines.index(next(l for l in lines if "move 1: human (X) 3,3" in l)) + 1].startswith("game 1 move 2:")
+    assert "ETA" not in text and "elapsed" not in text
+    assert "[1/2] human +0 =0 -1  score 0.000" in text  # the score between games, without a pace
