@@ -27,9 +27,15 @@ class Illegal(Exception):
     """A reply that is not a legal move here; the message says why (``played 7,7, which is occupied``).
 
     ``termination`` is how the game ends when an engine plays it (a game may name a
-    more precise verdict in a subclass, e.g. renju's forbidden points)."""
+    more precise verdict in a subclass, e.g. renju's forbidden points).  ``foul`` is the
+    move when it is a point of the board that records can show as the game's last move,
+    marked as the foul (renju's forbidden point), else ``None`` (off the board, occupied)."""
 
     termination = Termination.ILLEGAL_MOVE
+
+    def __init__(self, message: str, foul: int | None = None) -> None:
+        super().__init__(message)
+        self.foul = foul
 
 
 @dataclass(frozen=True)
@@ -139,7 +145,8 @@ class GameRules:
         return out
 
     def replay(self, moves: Sequence[Any]) -> Any:
-        """The position after the recorded ``moves`` (:meth:`record_of` values) from the start."""
+        """The position after the recorded ``moves`` (:meth:`record_of` values) from the start;
+        a recorded foul at the end (:attr:`Illegal.foul`) is not played."""
         raise NotImplementedError
 
     def flipped_by_last(self, state: Any) -> list[int]:

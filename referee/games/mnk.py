@@ -48,7 +48,8 @@ def parse_human_move(text: str) -> tuple[int, int] | None:
 
 class Forbidden(Illegal):
     """Black's move on a forbidden point under renju (the message names the point and the
-    shape); the game ends with the ``forbidden`` verdict and white wins."""
+    shape); the game ends with the ``forbidden`` verdict and white wins, and the records
+    keep the point (``foul``) as the game's last move, marked as the foul."""
 
     termination = Termination.FORBIDDEN
 
@@ -100,7 +101,8 @@ class MnkRules(GameRules):
         if state.to_move == Player.FIRST:
             why = state.forbidden(move)
             if why is not None:
-                raise Forbidden(f"played {x},{y}: black's {x},{y} is {_article(why)} {why}, forbidden under renju")
+                raise Forbidden(f"played {x},{y}: black's {x},{y} is {_article(why)} {why}, forbidden under renju",
+                                foul=move)
         return move
 
     def reply_for(self, state: Board, move: int) -> tuple[int, int]:
@@ -115,8 +117,11 @@ class MnkRules(GameRules):
 
     def replay(self, moves: Sequence[Any]) -> Board:
         board = Board(self.config)
-        for x, y in moves:
-            board.play(self.config.move(x, y))
+        for i, (x, y) in enumerate(moves):
+            move = self.config.move(x, y)
+            if i == len(moves) - 1 and board.to_move == Player.FIRST and board.forbidden(move):
+                break  # the recorded foul that lost the game: black's stone on a forbidden point
+            board.play(move)
         return board
 
     # The end -------------------------------------------------------------------------

@@ -12,6 +12,10 @@ PSQ (what Piskvork's ``savePsq`` writes in tournament mode, and what we write):
                                    (Piskvork's code), 1 = any other end (crash, illegal
                                    move, bad output, failed start, a human's resignation)
 
+A renju foul (black's stone on a forbidden point, which loses) is the last stone line, as
+in ``results.jsonl``'s ``moves`` (where ``"foul": true`` marks it) and the SGF (where the
+move's comment says ``foul`` and ``MA`` marks the point with an X); the code is then 1.
+
 Piskvork's PSQ has no field for the rule (its reader takes the header, the moves and the
 two names only); the SGF's ``RU`` and ``results.jsonl``'s ``rule`` carry it.
 
@@ -105,7 +109,11 @@ def sgf_text(r: GameResult) -> str:
     for i, ((x, y), ms) in enumerate(zip(r.moves, r.times_ms)):
         colour = "B" if i % 2 == 0 else "W"
         note = "opening" if i < r.opening else f"{ms}ms"
-        body.append(f";{colour}[{_sgf_coord(x)}{_sgf_coord(y)}]C[{note}]")
+        point = f"{_sgf_coord(x)}{_sgf_coord(y)}"
+        if r.foul and i == len(r.moves) - 1:  # the foul that lost the game: commented and marked with an X
+            body.append(f";{colour}[{point}]C[{_sgf_escape(f'{note}; foul, the game is lost: {r.reason}')}]MA[{point}]")
+        else:
+            body.append(f";{colour}[{point}]C[{note}]")
     return head + "".join(body) + ")\n"
 
 

@@ -118,7 +118,7 @@ def play_game(
     end = None  # the rules' End (the winner as a colour) when the game has a result
     if winner_idx is not None or termination in (Termination.FULL_BOARD, Termination.DISCS):
         end = End(termination, reason, None if winner_idx is None else (1 if winner_idx == game_.first_seat else 2))
-    return GameResult.of_game(
+    result = GameResult.of_game(
         rules, state, end, game=game, engines=(seats[0].name, seats[1].name), first=first,
         winner=None if winner_idx is None else f"engine{winner_idx + 1}", termination=termination.value,
         reason=reason, times_ms=list(game_.times), opening=len(opening), started=started,
@@ -126,6 +126,12 @@ def play_game(
         messages={"engine1": list(seats[0].messages), "engine2": list(seats[1].messages)},
         overhead_s=game_.overhead,
     )
+    if game_.foul is not None and termination is not Termination.INTERRUPTED:
+        move, ms = game_.foul  # the move that lost the game: viewers and rating tools show it
+        result.moves.append(rules.record_of(state, move))
+        result.times_ms.append(ms)
+        result.foul = True
+    return result
 
 
 class _Game:
@@ -148,6 +154,8 @@ class _Game:
         self.opening = 0
         self.overhead: list[float] = []
         self.adjudication = Adjudication()
+        #: The foul that ended the game, with its think time (``None``: none).
+        self.foul: tuple[int, int] | None = None
 
     def seat_of(self, colour: int) -> int:
         """The index of the seat playing ``colour``."""
@@ -225,6 +233,8 @@ class _Game:
             try:
                 move = rules.judge(state, reply)
             except Illegal as exc:
+                if exc.foul is not None:  # recorded as the last move, marked as the foul
+                    self.foul = (exc.foul, int(round(ms)))
                 return exc.termination, f"{self.called(i)} {exc}", 1 - i
             end = self._play(move, colour, self.called(i), ms)
             if end is not None:

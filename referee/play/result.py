@@ -10,7 +10,7 @@ from referee.games.base import End, GameRules
 __all__ = ["GameResult"]
 
 #: Result fields that only some games have: left out of ``results.jsonl`` when unset.
-_OPTIONAL_FIELDS = ("discs", "disc_diff")
+_OPTIONAL_FIELDS = ("discs", "disc_diff", "foul")
 
 
 @dataclass
@@ -25,7 +25,9 @@ class GameResult:
     opening and forced passes); ``seed`` is the match's random-opening seed (``None``
     when the openings were not random).  ``game_type`` says which game it was;
     Reversi games add ``discs`` (black, white on the final board) and ``disc_diff``
-    (black's score as GGF's ``RE`` gives it).
+    (black's score as GGF's ``RE`` gives it).  ``foul`` is true when the last of ``moves`` is
+    the foul that lost the game (renju: black's stone on a forbidden point), which is not
+    on the board: a replay stops before it.
     """
 
     game: int
@@ -49,6 +51,7 @@ class GameResult:
     game_type: str = "mnk"
     discs: list[int] | None = None
     disc_diff: int | None = None
+    foul: bool | None = None
     #: Per-move referee overhead in seconds (reply received → next command sent); not serialised.
     overhead_s: list[float] = field(default_factory=list, repr=False)
 

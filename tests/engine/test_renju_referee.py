@@ -5,6 +5,8 @@ overline wins, a person is told why a point is forbidden, and records carry the 
 from __future__ import annotations
 
 import io
+import json
+import subprocess
 
 import pytest
 
@@ -13,10 +15,12 @@ from referee.cli.match import build_parser, _game_config
 from referee.games import rules_for
 from referee.games.clock import TimeControl
 from referee.games.verdicts import FAULTS, Termination
-from referee.match.records import sgf_text
+from referee.match.records import psq_text, sgf_text
 from referee.play.game import play_game
+from referee.play.result import GameResult
 from referee.seats.base import InProcessSeat
 from referee.seats.human import HumanSeat
+from support.fakes import REFEREE, fake_cmd
 
 RENJU = GameConfig.square(15, 5, Rule.RENJU)
 TC = TimeControl(turn_ms=1000, tolerance_ms=1000)
@@ -43,9 +47,46 @@ def test_a_forbidden_move_by_black_ends_the_game_and_white_wins():
     r = play([(5, 7), (6, 7), (7, 5), (7, 6), (7, 7)], QUIET)
     assert r.termination == "forbidden" and r.winner == "engine2"
     assert r.reason == "black played 7,7: black's 7,7 is a double three, forbidden under renju"
-    assert [7, 7] not in r.moves  # the forbidden move is not played
     assert Termination.FORBIDDEN in FAULTS
     assert "RU[4]" in sgf_text(r) and r.rule == "renju"
+
+
+def test_the_foul_is_recorded_as_the_last_move_and_marked():
+    r = play([(5, 7), (6, 7), (7, 5), (7, 6), (7, 7)], QUIET)
+    assert r.moves[-1] == [7, 7] and len(r.moves) == 9 and len(r.times_ms) == 9 and r.foul is True
+    obj = r.to_json()
+    assert obj["foul"] is True and obj["moves"][-1] == [7, 7]
+    assert GameResult.from_json(json.loads(json.dumps(obj))).to_json() == obj  # what --resume reads back
+    board = rules_for(RENJU).replay(obj["moves"])  # the foul is recorded, not played
+    assert len(board.history) == 8 and board.is_empty(RENJU.move(7, 7)) and board.winner is None
+    sgf = sgf_text(r)
+    assert sgf.endswith(";B[hh]C[1ms; foul, the game is lost: black played 7,7: black's 7,7 is a double three, "
+                        "forbidden under renju]MA[hh])\n")
+    assert sgf.count("MA[") == 1 and "RE[W+1]" in sgf
+    psq = psq_text(r).splitlines()
+    assert psq[-4:] == ["8,8,1", "black", "white", "1"] and len(psq) == 1 + 9 + 3
+    clean = play([(3, 7), (4, 7), (5, 7), (6, 7), (7, 7)], QUIET)  # a five, no foul: nothing added
+    assert "foul" not in clean.to_json() and "MA[" not in sgf_text(clean)
+
+
+@pytest.mark.slow
+def test_a_fake_brain_playing_a_forbidden_point_leaves_it_in_every_record(tmp_path):
+    black = fake_cmd("--name", "fouler", "--script", "5,7;6,7;7,5;7,6;7,7", "--seed", "1")
+    white = fake_cmd("--name", "quiet", "--script", ";".join(f"{x},{y}" for x, y in QUIET), "--seed", "2")
+    out = tmp_path / "m"
+    common = ["--rule", "renju", "--empty-board", "--turn-ms", "2000", "--out", str(out), black, white]
+    p = subprocess.run([*REFEREE, "--games", "2", *common], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and "Traceback" not in p.stdout + p.stderr, p.stderr
+    first = json.loads((out / "results.jsonl").read_text().splitlines()[0])
+    assert (first["termination"], first["winner"], first["foul"]) == ("forbidden", "engine2", True)
+    assert first["moves"][-1] == [7, 7] and len(first["times_ms"]) == len(first["moves"]) == 9
+    assert (out / "game-0001.sgf").read_text().rstrip().endswith("MA[hh])")
+    assert (out / "game-0001.psq").read_text().splitlines()[-4] == "8,8," + str(first["times_ms"][-1])
+    assert "MA[hh]" in (out / "match.sgf").read_text()
+    p = subprocess.run([*REFEREE, "--games", "4", "--resume", *common], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and "Traceback" not in p.stdout + p.stderr, p.stderr
+    games = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert [g["game"] for g in games] == [1, 2, 3, 4] and games[2]["foul"] and games[2]["moves"][-1] == [7, 7]
 
 
 def test_an_overline_by_black_is_forbidden_but_the_same_under_freestyle_wins():

@@ -29,6 +29,8 @@ asked for):
   --spawn-child       start a sleeping grandchild process (its pid goes to --pidfile too)
   --pidfile PATH      append our pid (and the child's) to PATH, one per line
   --name NAME         name reported by ABOUT
+  --script X,Y;X,Y... its first moves, each played where the cell is empty (a renju foul on
+                      purpose, say); random moves after them
   --seed N            random seed
 """
 
@@ -63,10 +65,12 @@ def main() -> None:
     ap.add_argument("--spawn-child", action="store_true")
     ap.add_argument("--pidfile", default=None)
     ap.add_argument("--name", default="fake")
+    ap.add_argument("--script", default="")
     ap.add_argument("--seed", type=int, default=None)
     a = ap.parse_args()
 
     rng = random.Random(a.seed)
+    script = [tuple(int(v) for v in cell.split(",")) for cell in a.script.split(";") if cell.strip()]
     pids = [os.getpid()]
     if a.spawn_child:
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
@@ -133,7 +137,8 @@ def main() -> None:
             if not empty:
                 say("ERROR board is full")
                 return
-            x, y = rng.choice(empty)
+            planned = script[n - 1] if n <= len(script) else None
+            x, y = planned if planned is not None and planned not in stones else rng.choice(empty)
             stones[(x, y)] = 1
         say(f"{x},{y}\tValue: 0.42" if a.trailing else f"{x},{y}")
         last_move_time = time.monotonic()
