@@ -15,7 +15,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from engine.search.limits import Limits, SearchResult
+from engine.search.limits import Limits, SearchInfo, SearchResult
 
 #: The instant move of a position (for a search that cannot wait for the engine).
 QuickMove = Callable[[Any], int]
@@ -155,12 +155,16 @@ class LazyEngine:
             return None, f"engine unavailable ({self._error}): quick move"
         return self._engine, ""
 
-    def search(self, state: Any, limits: Limits, stop: threading.Event | None = None) -> SearchResult:
-        """The engine's search once it is built; a quick move if it is not ready in time."""
+    def search(self, state: Any, limits: Limits, stop: threading.Event | None = None,
+               on_info: Callable[[SearchInfo], None] | None = None) -> SearchResult:
+        """The engine's search once it is built (``on_info`` gets its progress reports); a
+        quick move if it is not ready in time."""
         engine, why = self.engine(limits, stop)
         if engine is None:
             return self.quick(state, why)
-        return engine.search(state, limits, stop)
+        if on_info is None:
+            return engine.search(state, limits, stop)
+        return engine.search(state, limits, stop, on_info=on_info)
 
     def quick(self, state: Any, reason: str) -> SearchResult:
         """The instant move of ``state`` as a zero-playout result that says ``reason``."""

@@ -391,10 +391,11 @@ static int pv_edge(TreeObject *t, const TNode *n) {
     return win >= 0 ? win : best;
 }
 
-/* pv(limit) -> compact moves down the tree. */
+/* pv(limit, first=-1) -> compact moves down the tree; with first >= 0 the line starts with
+ * that root move (a multi-PV report's line for a move the tree does not prefer). */
 static PyObject *tree_pv(TreeObject *t, PyObject *args) {
-    int limit;
-    if (!PyArg_ParseTuple(args, "i", &limit)) return NULL;
+    int limit, first = -1;
+    if (!PyArg_ParseTuple(args, "i|i", &limit, &first)) return NULL;
     if (!tree_ready(t)) return NULL;
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
@@ -402,7 +403,13 @@ static PyObject *tree_pv(TreeObject *t, PyObject *args) {
     while (ni >= 0 && PyList_GET_SIZE(out) < limit) {
         const TNode *n = &t->nodes[ni];
         if (n->nedges <= 0) break;
-        int i = pv_edge(t, n);
+        int i = -1;
+        if (ni == 0 && first >= 0) {
+            for (int j = 0; j < n->nedges; j++)
+                if (t->compact[t->edge[n->edges + j].move] == first) { i = j; break; }
+        } else {
+            i = pv_edge(t, n);
+        }
         if (i < 0) break;
         const Edge *e = &t->edge[n->edges + i];
         if (e->n == 0 && !(e->child >= 0 && t->nodes[e->child].proven)) break;
@@ -493,7 +500,7 @@ static PyMethodDef tree_methods[] = {
     {"drop_root_moves", (PyCFunction)tree_drop_root_moves, METH_O, "drop_root_moves(moves) -> how many were removed."},
     {"run", (PyCFunction)tree_run, METH_VARARGS, "run(seconds, iterations, max_nodes) -> why the run stopped."},
     {"stats", (PyCFunction)tree_stats, METH_NOARGS, "stats() -> [(move, visits, value_sum, proven, plies)] of the root."},
-    {"pv", (PyCFunction)tree_pv, METH_VARARGS, "pv(limit) -> principal variation (compact moves)."},
+    {"pv", (PyCFunction)tree_pv, METH_VARARGS, "pv(limit, first=-1) -> principal variation (compact moves), from root move first when given."},
     {"root", (PyCFunction)tree_root, METH_NOARGS, "root() -> (proven, plies, visits)."},
     {"counts", (PyCFunction)tree_counts, METH_NOARGS, "counts() -> (iterations, nodes, max_depth)."},
     {"value", (PyCFunction)tree_value_py, METH_VARARGS, "value(to_move) -> static evaluation of the root position."},

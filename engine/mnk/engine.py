@@ -16,7 +16,8 @@ from typing import Callable
 import numpy as np
 
 from ..game import GameError
-from ..search.limits import Limits, SearchInfo, SearchResult
+from ..search.choice import mean, rank
+from ..search.limits import Limits, RootMove, SearchInfo, SearchResult
 from ..search.gcfreeze import older_objects_frozen
 from ..search.mcts import MCTS
 from ..search.searcher import TreeSearch
@@ -160,6 +161,45 @@ class MnkEngine:
     def root_children(self):
         """The root's moves and statistics after the last search (:class:`engine.search.choice.Child`)."""
         return self._tree.root_children()
+
+    def rank_moves(self, board: Board, limits: Limits, count: int | None = None,
+                   stop: threading.Event | None = None,
+                   on_info: Callable[[SearchInfo], None] | None = None) -> tuple[SearchResult, list[RootMove]]:
+        """Search ``board`` as :meth:`search` does and rank its moves: the result, and the
+        best ``count`` moves (every move with ``None``), best first -- the move the search
+        plays, then :func:`engine.search.choice.rank` -- each with its value for the side to
+        move, visits, proven result and its own line (a GUI's multi-PV report).
+
+        ``on_info`` gets the search's reports with ``ranked`` filled in (the same ranking so
+        far).  A win the root threat search proves before the tree ends the search: the
+        ranking is then that one move.
+        """
+        def report(info: SearchInfo) -> None:
+            info.ranked = self._ranked(count, info.pv[0] if info.pv else None, info.depth)
+            on_info(info)
+
+        result = self.search(board, limits, stop, report if on_info is not None else None)
+        if result.proven == "win" and not self._tree.root_children():
+            return result, [RootMove(result.move, 1.0, 0.0, "win", None, list(result.pv), result.depth)]
+        ranked = self._ranked(count, result.move, result.depth)
+        if ranked and ranked[0].move == result.move:
+            ranked[0].pv = list(result.pv) or ranked[0].pv
+        return result, ranked
+
+    def _ranked(self, count: int | None, first: int | None, depth: int) -> list[RootMove]:
+        """The root's moves best first (``first``, the move the search would play, leads);
+        ``depth`` how deep the tree reached."""
+        children = self._tree.root_children()
+        order = rank(children)
+        at = next((j for j, i in enumerate(order) if children[i].move == first), None)
+        if at:
+            order.insert(0, order.pop(at))
+        out = []
+        for i in order[:count]:
+            c = children[i]
+            out.append(RootMove(int(c.move), mean(c), float(c.n), c.outcome.label, None,
+                                self._tree.line(int(c.move)), depth))
+        return out
 
     @property
     def tree(self) -> TreeSearch:

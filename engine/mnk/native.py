@@ -222,6 +222,14 @@ class NativeSearcher:
             out = [Child(m, 0.0, 0.0) for m in moves]
         return out
 
+    def line(self, move: int, limit: int = 32) -> list[int]:
+        """The principal variation that starts with root move ``move`` (``[move]`` when the
+        tree has not looked past it): each root move's own line in a multi-PV report."""
+        if not self._ready:
+            return [move]
+        pv = self._tree.pv(limit, move)
+        return pv if pv and pv[0] == move else [move]
+
     def _best(self) -> tuple[int, float] | None:
         """The move to play (:func:`engine.search.choice.choose`) and its value."""
         children = self.root_children()

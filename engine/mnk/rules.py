@@ -69,12 +69,16 @@ class Rule(enum.Enum):
         """Map a Gomocup ``INFO rule`` bitmask to a variant.
 
         Bit 2 (continuous game) does not change the winning condition and is
-        ignored.  Bit 4 is renju, which already holds black to exactly five, so bit 1
-        beside it changes nothing; renju with caro (bit 8) is refused with ``GameError``
-        (a ``ValueError``), never played silently as another rule.
+        ignored -- except that the value 2 alone is renju: the Yixin protocol (Yixin-Board,
+        Yixin, Rapfi) dropped continuous games and sends ``INFO rule 2`` for renju.  Bit 4
+        is renju, which already holds black to exactly five, so bit 1 beside it changes
+        nothing; renju with caro (bit 8) is refused with ``GameError`` (a ``ValueError``),
+        never played silently as another rule.
         """
         if bits < 0:
             raise GameError(f"rule bitmask must be >= 0, got {bits}")
+        if bits == 2:
+            return cls.RENJU
         exact, caro = bool(bits & 1), bool(bits & 8)
         if bits & 4:
             if caro:

@@ -36,7 +36,11 @@ class Limits:
 
 @dataclass
 class SearchInfo:
-    """A progress report from a running search (sent to an ``on_info`` callback)."""
+    """A progress report from a running search (sent to an ``on_info`` callback).
+
+    ``ranked`` is filled by searches that rank several root moves (multi-PV reports):
+    the best moves so far, best first, each with its own line.
+    """
 
     playouts: int
     nodes: int
@@ -44,6 +48,7 @@ class SearchInfo:
     value: float
     pv: list[int]
     elapsed: float
+    ranked: list["RootMove"] = field(default_factory=list)
 
 
 @dataclass

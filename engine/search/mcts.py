@@ -678,6 +678,23 @@ class MCTS:
             node = node.children[i]
         return pv
 
+    def line(self, move: int, limit: int = _PV_LIMIT) -> list[int]:
+        """The principal variation that starts with root move ``move`` (``[move]`` when the
+        tree has not looked past it): each root move's own line in a multi-PV report."""
+        root = self.root
+        if root is None or root.moves is None or move not in root.moves:
+            return [move]
+        i = root.moves.index(move)
+        pv = [move]
+        node = root.children[i]
+        while node is not None and len(pv) < limit:
+            j = self.best_index(node)
+            if j is None:
+                break
+            pv.append(node.moves[j])
+            node = node.children[j]
+        return pv
+
     def root_children(self) -> list[Child]:
         """The root's moves with their statistics (for reports such as NBoard's hints)."""
         return self.root.child_stats() if self.root is not None and self.root.moves is not None else []

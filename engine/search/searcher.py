@@ -63,6 +63,10 @@ class TreeSearch(Protocol):
         """The root's moves with their statistics (:class:`engine.search.choice.Child`)."""
         ...
 
+    def line(self, move: int, limit: int = 32) -> list[int]:
+        """The principal variation that starts with root move ``move`` (``[move]`` at least)."""
+        ...
+
     def reset(self) -> None:
         """Forget the tree."""
         ...

@@ -11,7 +11,9 @@ Threads:
 - the main thread owns the :class:`~protocol.gomocup.session.Session` and is the only
   writer of stdout (flushed after every batch of replies).
 
-Other commands that arrive during a search wait until its move is printed.
+Other commands that arrive during a search wait until its move is printed.  With
+``INFO show_detail`` the search's progress reports come back through the same queue and
+are written (throttled by the session) while it thinks.
 ``END`` during a search stops it at once: the commands received before END
 still get their answers, with no further thinking, and nothing is printed
 after END's turn comes (so a piped session ending in END prints every move it
@@ -80,7 +82,11 @@ class BrainLoop:
                 except queue.Empty:
                     self._watchdog()
                     continue
-                if kind == "result":
+                if kind == "info":
+                    job, info = payload
+                    if job is self._job:
+                        self._write(self._report(job, info))
+                elif kind == "result":
                     job, (result, failure) = payload
                     if job is self._job:
                         self._job = None
@@ -161,11 +167,21 @@ class BrainLoop:
         except Exception as exc:  # noqa: BLE001 - a bug must not kill the brain mid-game
             return [f"ERROR internal error after the search: {type(exc).__name__}: {exc}"]
 
+    def _report(self, job: SearchJob, info) -> list[str]:
+        try:
+            return self.session.report(job, info)
+        except Exception as exc:  # noqa: BLE001 - a report must never cost the move
+            return [wire.message(f"report failed: {type(exc).__name__}: {exc}")]
+
     def _start_search(self, job: SearchJob) -> None:
         stop = threading.Event()
         if self._ending:
             stop.set()
         self._job, self._stop = job, stop
+        if self.session.wants_reports(job):
+            # Reports cross to this thread through the queue: stdout has one writer.
+            events = self.events
+            job.on_info = lambda info: events.put(("info", (job, info), time.monotonic()))
 
         start_job(job, stop, self.events)  # a failure comes back as the outcome: a quick move is played
 

@@ -36,19 +36,22 @@ Semantics worth knowing:
 
 from __future__ import annotations
 
+import math
 import operator
 import threading
 import time
 from dataclasses import dataclass, field, replace
+from typing import Callable
 
-from engine.search.limits import Limits, SearchResult
+from engine.search.limits import Limits, RootMove, SearchInfo, SearchResult
 from engine.mnk.rules import MAX_SIDE, MIN_SIDE, Board, GameConfig, Player, Rule
 from engine.timecontrol import DEFAULT_TURN_MS, MatchClock, TimeSettings, plan_move
 
+from protocol import engines
 from protocol.cliargs import package_version
-from protocol.gomocup import wire
+from protocol.gomocup import analysis, wire, yixin
 from protocol.gomocup.position import make_board, quick_move, rebuild
-from protocol.gomocup.thinker import QuickThinker, Thinker, ThinkerFactory
+from protocol.gomocup.thinker import QuickThinker, Thinker, ThinkerFactory, rank_moves, search
 
 #: Words that end a BOARD block early when they appear inside it (a lost DONE).
 _BLOCK_BREAKERS = frozenset(
@@ -57,6 +60,13 @@ _BLOCK_BREAKERS = frozenset(
 )
 #: Longest principal variation quoted in the MESSAGE line.
 PV_SHOWN = 8
+#: Live reports (``INFO show_detail``) are written at most this often, and carry at most
+#: :data:`STREAM_LINES` lines, so a long think or a ranking of every move cannot flood the pipe.
+STREAM_PERIOD_S = 0.5
+STREAM_LINES = 20
+#: A balance move is chosen among root moves searched at least this share of the most
+#: searched one (the values of barely searched moves are noise).
+BALANCE_MIN_SHARE = 0.02
 
 
 @dataclass(frozen=True)
@@ -72,10 +82,20 @@ class SessionOptions:
 
 
 @dataclass
-class SearchJob:
-    """A search the caller must run: ``thinker.search(board, limits, stop)``.
+class Ranking:
+    """What an analysis job found: the search's result and its ranked root moves."""
 
-    ``board`` is a private copy.  ``arrival`` is when the command arrived.
+    result: SearchResult
+    moves: list[RootMove]
+
+
+@dataclass
+class SearchJob:
+    """A search the caller must run: ``thinker.search(board, limits, stop)``, or for an
+    analysis command (``kind`` other than ``"move"``) a ranking of ``count`` moves.
+
+    ``board`` is a private copy.  ``arrival`` is when the command arrived.  The caller may
+    set ``on_info`` (called on the search thread a few times a second) before running it.
     """
 
     board: Board
@@ -85,10 +105,20 @@ class SearchJob:
     reason: str
     #: When the move becomes late (see ``engine.timecontrol.MovePlan``); ``None``: never.
     hard_deadline: float | None = None
+    #: ``"move"``, or a :class:`protocol.gomocup.wire.Analyse` kind.
+    kind: str = "move"
+    count: int | None = 1
+    bias: int = 0
+    on_info: Callable[[SearchInfo], None] | None = None
+    #: When the last live report was written (the session throttles them).
+    streamed_at: float = -math.inf
+    last_row: tuple = ()
 
-    def run(self, stop: threading.Event | None = None) -> SearchResult:
+    def run(self, stop: threading.Event | None = None) -> SearchResult | Ranking:
         """Run the search (on any thread)."""
-        return self.thinker.search(self.board, self.limits, stop)
+        if self.kind == "move":
+            return search(self.thinker, self.board, self.limits, stop, self.on_info)
+        return Ranking(*rank_moves(self.thinker, self.board, self.limits, self.count, stop, self.on_info))
 
 
 @dataclass
@@ -138,6 +168,13 @@ class Session:
         self._thinker_config: GameConfig | None = None
         self._job: SearchJob | None = None
         self._notes: list[str] = []
+        #: ``INFO show_detail`` bits (:data:`analysis.REALTIME`, :data:`analysis.DETAIL`).
+        self._detail = 0
+        #: A quiet command whose file path comes on the next line.
+        self._path_for: yixin.Quiet | None = None
+        #: The position was set without saying who the brain is (YXBOARD, an analysis):
+        #: BEGIN thinks on it, TURN is a move of the side to move.
+        self._positioned = False
         self.folder: str | None = None
         self.game_type: int | None = None
         #: The last ``INFO thread_num`` received (``None``: never sent).
@@ -168,6 +205,9 @@ class Session:
         if not text:
             return Step()
         try:
+            if self._path_for is not None:
+                quiet, self._path_for = self._path_for, None
+                return self._quiet_done(quiet)
             if self._block is not None:
                 return self._block_line(text, arrival)
             return self._dispatch(wire.parse_command(text), arrival)
@@ -189,6 +229,8 @@ class Session:
         self._job = None
         if abandoned and self._thinker is job.thinker:
             self._thinker = None
+        if job.kind != "move":
+            return self._finish_analysis(job, result, failure)
         board = self._board
         lines = [wire.message(n) for n in self._notes]
         self._notes.clear()
@@ -204,7 +246,7 @@ class Session:
             move = quick_move(board)
             result = SearchResult(move=move, pv=[move], elapsed=max(0.0, self._now() - job.arrival),
                                   reason=f"search failed ({failure}); playing a quick move")
-        lines.append(wire.message(self._summary(result, job)))
+        lines += [wire.message(t) for t in analysis.summary(result, board.config, job.reason, PV_SHOWN)]
         board.play(move)
         self._clock.charge((self._now() - job.arrival) * 1000.0)
         lines.append(wire.format_move(*board.config.xy(move)))
@@ -270,6 +312,15 @@ class Session:
             return self._takeback(cmd.x, cmd.y)
         if isinstance(cmd, wire.Play):
             return self._play(cmd.x, cmd.y)
+        if isinstance(cmd, wire.Analyse):
+            return self._analyse(cmd, arrival)
+        if isinstance(cmd, wire.ShowInfo):
+            threads = engines.EngineFactory.clamp_threads(1 << 16)
+            return Step([wire.message(t) for t in yixin.show_info(package_version(), threads)])
+        if isinstance(cmd, wire.ShowForbid):
+            return Step([yixin.forbid_line(self._sync() if self._size is not None else None)])
+        if isinstance(cmd, wire.Quiet):
+            return self._quiet(cmd)
         raise wire.unknown(f"command {type(cmd).__name__}")
 
     def _about(self) -> str:
@@ -295,6 +346,7 @@ class Session:
         self._size = None
         self._board = None
         self._me = None
+        self._positioned = False
         self._block = None
         self._thinker = None  # a fresh searcher (and tree) per game
         for name, side in (("width", width), ("height", height)):
@@ -332,7 +384,7 @@ class Session:
             raise wire.error(f"{what} {x},{y} is occupied")
         return move
 
-    def _think(self, board: Board, arrival: float) -> Step:
+    def _think(self, board: Board, arrival: float, kind: str = "move", count: int | None = 1, bias: int = 0) -> Step:
         if board.is_over:
             why = "the board is full" if board.winner is None else f"{board.winner.name} has already won"
             raise wire.error(f"no move possible: {why}")
@@ -345,16 +397,24 @@ class Session:
             nodes=self._info_nodes if self._info_nodes is not None else self.options.nodes,
             default_turn_ms=self.options.default_turn_ms,
         )
-        self._me = board.to_move
+        # After an analysis the GUI may place the moves or not: no side is claimed then.
+        self._me = board.to_move if kind == "move" else None
+        self._positioned = kind != "move"
         job = SearchJob(board.copy(), plan.limits, self._get_thinker(board.config), arrival, plan.reason,
-                        plan.hard_deadline)
+                        plan.hard_deadline, kind, count, bias)
         self._job = job
         return Step(job=job)
 
+    def _analyse(self, cmd: wire.Analyse, arrival: float) -> Step:
+        """YXNBEST / YXSEARCHDEFEND / YXBALANCEONE / YXBALANCETWO on the current position."""
+        board = self._sync()
+        count = None if cmd.kind in ("defend", "balance1", "balance2") else cmd.count
+        return self._think(board, arrival, cmd.kind, count, cmd.bias)
+
     def _begin(self, arrival: float) -> Step:
         board = self._sync()
-        # BEGIN is for the empty board; after YXBOARD (my move on a set position) it means "think".
-        if board.stone_count and not (self._me is not None and board.to_move == self._me):
+        # BEGIN is for the empty board; after YXBOARD (a position set) it means "think".
+        if board.stone_count and not (self._positioned or self._me is not None and board.to_move == self._me):
             raise wire.error(f"BEGIN on a board with {board.stone_count} stones: use BOARD")
         return self._think(board, arrival)
 
@@ -393,6 +453,7 @@ class Session:
         move = self._cell(board, x, y, "PLAY")
         self._allowed(board, move, x, y, "PLAY")
         self._me = board.to_move
+        self._positioned = False
         board.play(move)
         return Step([wire.format_move(x, y)])
 
@@ -420,7 +481,7 @@ class Session:
             step = self.feed(text, arrival)
             step.lines.insert(0, f"ERROR {block.kind} block ended by {word} without DONE; position unchanged")
             return step
-        if block.problem is not None:
+        if block.problem is not None or block.kind in yixin.QUIET:
             return Step()  # keep swallowing lines until DONE
         try:
             if block.kind == "SWAP2BOARD":  # swap2 stones are plain x,y in the order played
@@ -442,6 +503,8 @@ class Session:
 
     def _block_done(self, block: _Block, arrival: float) -> Step:
         kind = block.kind
+        if kind in yixin.QUIET:
+            return self._quiet_done(yixin.QUIET[kind])
         if block.problem is not None:
             raise wire.error(f"{kind}: {block.problem}; position unchanged")
         board = self._sync()
@@ -476,9 +539,12 @@ class Session:
         if new.is_over:
             raise wire.error(f"{kind}: the board is full; position unchanged")
         self._board = new
-        self._me = me
         if kind == "YXBOARD":
+            # A position to analyse or to go on from: whoever is to move may move next
+            # (Yixin-Board sends YXBOARD then TURN with the person's move on it).
+            self._me, self._positioned = None, True
             return Step()
+        self._me, self._positioned = me, False
         return self._think(new, arrival)
 
     def _swap2(self, cfg: GameConfig, cells: list[tuple[int, int]], arrival: float) -> Step:
@@ -536,6 +602,10 @@ class Session:
             self._clock.set_left(number)
         elif key == "max_memory" and number >= 0:
             self._time = replace(self._time, memory_bytes=number)
+        elif key == "hash_size" and number > 0:  # Yixin-Board: KB, a cap as max_memory is
+            self._time = replace(self._time, memory_bytes=number * 1024)
+        elif key == "show_detail":
+            self._detail = number & (analysis.REALTIME | analysis.DETAIL)
         elif key == "game_type":
             self.game_type = number
         elif key == "rule":
@@ -580,20 +650,102 @@ class Session:
             self._thinker, self._thinker_config = thinker, config
         return self._thinker
 
-    def _summary(self, result: SearchResult, job: SearchJob) -> str:
+    # Yixin commands ----------------------------------------------------------------------------
+    def _quiet(self, cmd: wire.Quiet) -> Step:
+        """A command this brain has nothing to do for: read its arguments, answer quietly."""
+        quiet = yixin.QUIET[cmd.word]
+        if quiet.follows == yixin.BLOCK:
+            self._block = _Block(cmd.word)
+            return Step()
+        if quiet.follows == yixin.PATH and not cmd.rest:
+            self._path_for = quiet  # the GUI sends the file's path on the next line
+            return Step()
+        return self._quiet_done(quiet)
+
+    @staticmethod
+    def _quiet_done(quiet: yixin.Quiet) -> Step:
+        note = yixin.note_for(quiet)
+        return Step([] if note is None else [wire.message(note)])
+
+    # Live reports ---------------------------------------------------------------------------------
+    def wants_reports(self, job: SearchJob) -> bool:
+        """Should ``job`` report while it searches (``INFO show_detail`` on)?"""
+        return bool(self._detail) and job is self._job
+
+    def report(self, job: SearchJob, info: SearchInfo, final: bool = False) -> list[str]:
+        """The live lines for one search report (``INFO show_detail``): throttled to one
+        every :data:`STREAM_PERIOD_S` unless ``final``; empty when there is nothing new."""
+        if not self._detail or job is not self._job:
+            return []
+        now = self._now()
+        if not final and now - job.streamed_at < STREAM_PERIOD_S:
+            return []
+        job.streamed_at = now
         cfg = job.board.config
-        pv = " ".join(wire.format_move(*cfg.xy(m)) for m in result.pv[:PV_SHOWN] if 0 <= m < cfg.area)
-        parts = [
-            f"depth {result.depth}",
-            f"playouts {result.playouts}",
-            f"nodes {result.nodes}",
-            f"winrate {100.0 * result.value:.1f}%",
-        ]
-        if result.proven:
-            parts.append(f"proven {result.proven}")
-        parts.append(f"time {result.elapsed * 1000:.0f}ms ({job.reason})")
-        if pv:
-            parts.append(f"pv {pv}")
-        if result.reason:
-            parts.append(f"[{result.reason}]")
-        return " ".join(parts)
+        lines = analysis.lines_of(info)
+        if not final:
+            lines = lines[:STREAM_LINES]
+        out = []
+        if self._detail & analysis.DETAIL:
+            out += analysis.info_block(cfg, info, lines)
+        if self._detail & analysis.REALTIME:
+            out += [wire.message(t) for t in analysis.realtime(cfg, lines)]
+        row = (len(lines[0].pv), lines[0].move) if lines else ()
+        if row and row != job.last_row:
+            job.last_row = row
+            out.append(wire.message(analysis.depth_row(cfg, info)))
+        return out
+
+    def _finish_analysis(self, job: SearchJob, outcome, failure: str | None) -> list[str]:
+        """Lines for a finished analysis: its report, then the move (two for balance two),
+        played on the board."""
+        board = self._board
+        lines = [wire.message(n) for n in self._notes]
+        self._notes.clear()
+        ranked = outcome.moves if isinstance(outcome, Ranking) else []
+        ranked = [r for r in ranked if isinstance(r.move, int) and board.is_empty(r.move)]
+        if failure is not None or not ranked:
+            move = quick_move(board)
+            why = failure or "no move ranked"
+            lines.append(wire.message(f"analysis failed ({why}); playing a quick move"))
+            ranked = [RootMove(move, pv=[move])]
+        result = outcome.result if isinstance(outcome, Ranking) else SearchResult(move=ranked[0].move)
+        cfg = board.config
+        shown = ranked if job.count is None else ranked[: job.count]
+        if job.kind == "nbest" or job.kind == "defend":
+            picked = [ranked[0].move]
+            for i, r in enumerate(shown[:STREAM_LINES] if job.kind == "defend" else shown):
+                lines.append(wire.message(analysis.pv_row(cfg, i, r, result.depth)))
+        else:
+            picked = self._balanced(board, ranked, job.kind, job.bias)
+        if self._detail:
+            info = SearchInfo(result.playouts, result.nodes, result.depth, result.value, list(result.pv),
+                              result.elapsed, shown)
+            if self._detail & analysis.DETAIL:
+                lines += analysis.info_block(cfg, info, shown)
+            if self._detail & analysis.REALTIME:
+                lines += [wire.message(t) for t in analysis.realtime(cfg, shown)]
+        lines += [wire.message(t) for t in analysis.summary(result, cfg, job.reason, PV_SHOWN)]
+        for move in picked:
+            board.play(move)
+        self._clock.charge((self._now() - job.arrival) * 1000.0)
+        lines.append(" ".join(wire.format_move(*cfg.xy(m)) for m in picked))
+        return lines
+
+    @staticmethod
+    def _balanced(board: Board, ranked: list[RootMove], kind: str, bias: int) -> list[int]:
+        """The move (balance one), or the move and the opponent's best reply in its line
+        (balance two), whose value for the side to move is nearest ``bias`` (eval units:
+        0 is an even game)."""
+        target = 1.0 / (1.0 + math.exp(-bias / analysis.EVAL_SCALE))
+        most = max(r.visits for r in ranked)
+        pool = [r for r in ranked if r.proven is None and r.visits >= BALANCE_MIN_SHARE * most] or ranked
+        best = min(pool, key=lambda r: (abs(r.value - target), -r.visits))
+        if kind != "balance2":
+            return [best.move]
+        after = board.copy()
+        after.play(best.move)
+        if after.is_over:
+            return [best.move]
+        reply = best.pv[1] if len(best.pv) > 1 and after.is_empty(best.pv[1]) else quick_move(after)
+        return [best.move, reply]

@@ -11,7 +11,7 @@ import threading
 import time
 from typing import Any, Callable, Protocol
 
-from engine.search.limits import Limits, SearchResult
+from engine.search.limits import Limits, RootMove, SearchInfo, SearchResult
 from engine.mnk.rules import Board, GameConfig
 
 from protocol import engines
@@ -33,7 +33,8 @@ ThinkerFactory = Callable[[GameConfig], Thinker]
 class QuickThinker:
     """No search: :func:`protocol.gomocup.position.quick_move` (win, block, else near the centre)."""
 
-    def search(self, board: Board, limits: Limits, stop: threading.Event | None = None) -> SearchResult:
+    def search(self, board: Board, limits: Limits, stop: threading.Event | None = None,
+               on_info: Callable[[SearchInfo], None] | None = None) -> SearchResult:
         """The quick move, reported as a zero-playout search."""
         t0 = time.monotonic()
         move = quick_move(board)
@@ -48,6 +49,10 @@ class EngineFactory(engines.EngineFactory):
                  threads: int = 1) -> None:
         super().__init__(GameConfig(), quick_move, mode, values, seed, threads)
 
+    def __call__(self, config: GameConfig) -> "LazyEngine":
+        """The m,n,k :class:`LazyEngine` of one game (it can rank moves too)."""
+        return LazyEngine(self, config)
+
 
 class LazyEngine(engines.LazyEngine):
     """:class:`protocol.engines.LazyEngine` of one m,n,k game (its instant move is
@@ -55,3 +60,36 @@ class LazyEngine(engines.LazyEngine):
 
     def __init__(self, factory: Any, config: GameConfig) -> None:
         super().__init__(factory, config, quick_move)
+
+    def rank_moves(self, board: Board, limits: Limits, count: int | None = None,
+                   stop: threading.Event | None = None,
+                   on_info: Callable[[SearchInfo], None] | None = None) -> tuple[SearchResult, list[RootMove]]:
+        """The engine's :meth:`engine.mnk.engine.MnkEngine.rank_moves` once it is built, else
+        the quick move alone."""
+        engine, why = self.engine(limits, stop)
+        if engine is None:
+            result = self.quick(board, why)
+            return result, [RootMove(result.move, pv=[result.move])]
+        return engine.rank_moves(board, limits, count, stop, on_info)
+
+
+def search(thinker: Thinker, board: Board, limits: Limits, stop: threading.Event | None,
+           on_info: Callable[[SearchInfo], None] | None = None) -> SearchResult:
+    """``thinker.search``, with ``on_info`` passed only when there is one (a thinker need
+    not report progress)."""
+    if on_info is None:
+        return thinker.search(board, limits, stop)
+    return thinker.search(board, limits, stop, on_info=on_info)  # type: ignore[call-arg]
+
+
+def rank_moves(thinker: Thinker, board: Board, limits: Limits, count: int | None,
+               stop: threading.Event | None,
+               on_info: Callable[[SearchInfo], None] | None = None) -> tuple[SearchResult, list[RootMove]]:
+    """The thinker's ranking of ``count`` moves (every move with ``None``), best first; a
+    thinker that cannot rank gives its one move."""
+    rank = getattr(thinker, "rank_moves", None)
+    if rank is not None:
+        return rank(board, limits, count, stop, on_info)
+    result = search(thinker, board, limits, stop, on_info)
+    return result, [RootMove(result.move, result.value, float(result.visits), result.proven, None,
+                             list(result.pv) or [result.move], result.depth)]

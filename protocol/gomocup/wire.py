@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from protocol.gomocup import yixin
+
 #: Longest piece of a bad line quoted back in an ERROR/UNKNOWN reply.
 QUOTE_LIMIT = 60
 
@@ -120,13 +122,43 @@ class Stop:
     """``YXSTOP`` / ``STOP``: answer the best move found so far."""
 
 
-Command = Start | Restart | Begin | Turn | Play | Takeback | BlockStart | Done | Info | End | About | Stop
+@dataclass(frozen=True)
+class Analyse:
+    """A Yixin analysis command on the current position, answered with a move:
+    ``YXNBEST n`` (``kind`` ``"nbest"``, the ``count`` best moves reported),
+    ``YXSEARCHDEFEND`` (``"defend"``: every move ranked, the lost ones marked),
+    ``YXBALANCEONE b`` / ``YXBALANCETWO b`` (``"balance1"``/``"balance2"``: the move, or
+    the move and the reply, that leave the game most even, ``bias`` in eval units)."""
+
+    kind: str
+    count: int | None = 1
+    bias: int = 0
+
+
+@dataclass(frozen=True)
+class ShowInfo:
+    """``YXSHOWINFO``: the brain's name and the limits the GUI's settings offer."""
+
+
+@dataclass(frozen=True)
+class ShowForbid:
+    """``YXSHOWFORBID``: black's forbidden points (renju) in the current position."""
+
+
+@dataclass(frozen=True)
+class Quiet:
+    """A Yixin command this brain has nothing to do for (:data:`protocol.gomocup.yixin.QUIET`):
+    ``word`` upper case, ``rest`` the text after it on the same line."""
+
+    word: str
+    rest: str
+
+
+Command = (Start | Restart | Begin | Turn | Play | Takeback | BlockStart | Done | Info | End | About | Stop
+           | Analyse | ShowInfo | ShowForbid | Quiet)
 
 #: Commands of the Yixin/Rapfi family that exist but that this brain does not implement.
-KNOWN_UNSUPPORTED = frozenset(
-    {"YXNBEST", "YXSHOWFORBID", "YXHASHCLEAR", "YXSHOWINFO", "YXBALANCEONE", "YXBALANCETWO",
-     "YXSEARCHDEFEND", "YXDRAW", "YXRESIGN", "SUGGEST"}
-)
+KNOWN_UNSUPPORTED = frozenset({"SUGGEST"})
 
 
 def parse_int(text: str, what: str) -> int:
@@ -215,6 +247,22 @@ def parse_command(line: str) -> Command:
         if word in ("END", "ABOUT", "YXSTOP", "STOP"):
             return simple[word]
         return no_args(simple[word])
+    if word == "YXNBEST":
+        count = parse_int(rest, "YXNBEST count") if rest else 1
+        if count < 1:
+            raise error(f"YXNBEST count must be at least 1, got {count}")
+        return Analyse("nbest", count)
+    if word in ("YXBALANCEONE", "YXBALANCETWO"):
+        bias = parse_int(rest, f"{word} bias") if rest else 0
+        return Analyse("balance1" if word == "YXBALANCEONE" else "balance2", 1, bias)
+    if word == "YXSEARCHDEFEND":
+        return Analyse("defend", None)
+    if word == "YXSHOWINFO":
+        return ShowInfo()
+    if word == "YXSHOWFORBID":
+        return ShowForbid()
+    if word in yixin.QUIET:
+        return Quiet(word, rest)
     if word in KNOWN_UNSUPPORTED:
         raise unknown(f"{word} is not supported")
     raise unknown(f"command {quote(parts[0])}")

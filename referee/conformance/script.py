@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Sequence, TextIO
 
 from engine.game import GameError
+from engine.mnk.rules import Rule
 from engine.reversi.ggf import parse_ggf, parse_move
 from engine.reversi.rules import ReversiConfig, ReversiState
 from referee.conformance.gomocup_renju_checks import renju_forbidden
@@ -216,6 +217,9 @@ class _Model:
         self.block: list[tuple[int, int, int]] | None = None  # stones of a BOARD block being sent
         #: The renju bit of the last ``INFO rule`` (it lasts across games, as in the brains).
         self.renju = False
+        self.block_kind = ""
+        #: The last command set a position with YXBOARD (its side to move is field 1).
+        self.positioned = False
         # START/RECTSTART size waiting for the engine's OK (a refused size must not change the model)
         self.pending_size: tuple[int, int] | None = None
 
@@ -239,6 +243,7 @@ class _Model:
                     if self.cells.on_board(x, y):
                         self.cells.stones[(x, y)] = f if f in (1, 2, 3) else 1
                 self.block = None
+                self.positioned = self.block_kind == "YXBOARD"
                 return
             parts = arg.split(",") if len(words) > 1 else text.strip().split(",")
             try:
@@ -257,9 +262,13 @@ class _Model:
             elif head == "RESTART":
                 self.cells.reset()
             elif head in ("BOARD", "YXBOARD"):
-                self.block = []
+                self.block, self.block_kind = [], head
             elif head == "TURN":
                 x, y = (int(v) for v in arg.split(",")[:2])
+                if self.positioned:
+                    # TURN on a YXBOARD position is a move of its side to move (field 1 there),
+                    # so the engine answers for the other side: its stones are the 2s.
+                    self.cells.stones = {c: 3 - v if v in (1, 2) else v for c, v in self.cells.stones.items()}
                 # A black opponent's forbidden point is refused by a renju engine: no stone.
                 if self.cells.empty(x, y) and self._forbidden((x, y), 2) is None:
                     self.cells.stones[(x, y)] = 2
@@ -267,7 +276,9 @@ class _Model:
                 x, y = (int(v) for v in arg.split(",")[:2])
                 self.cells.stones.pop((x, y), None)
             elif head == "INFO" and len(words) == 3 and words[1].lower() == "rule":
-                self.renju = bool(int(words[2]) & 4)
+                self.renju = _is_renju(int(words[2]))
+            if head in _MOVE_COMMANDS:
+                self.positioned = False
         except ValueError:
             pass  # malformed on purpose: the model ignores it, the engine should answer ERROR
 
@@ -277,6 +288,19 @@ class _Model:
 
     def _forbidden(self, mv: tuple[int, int], mover: int) -> str | None:
         return renju_forbidden(self.cells, mv, mover) if self.renju else None
+
+
+#: Commands after which a YXBOARD position no longer decides who the engine is.
+_MOVE_COMMANDS = frozenset({"START", "RECTSTART", "RESTART", "BEGIN", "TURN", "BOARD", "PLAY", "TAKEBACK",
+                            "SWAP2BOARD", "YXNBEST", "YXBALANCEONE", "YXBALANCETWO", "YXSEARCHDEFEND"})
+
+
+def _is_renju(bits: int) -> bool:
+    """Does ``INFO rule bits`` mean renju (bit 4, or 2 alone as in the Yixin protocol)?"""
+    try:
+        return Rule.from_gomocup_bits(bits) is Rule.RENJU
+    except GameError:
+        return False
 
 
 class _NboardModel:

@@ -72,7 +72,8 @@ def test_rule_bitmask_mapping():
     assert Rule.from_gomocup_bits(0) is Rule.FREESTYLE
     assert Rule.from_gomocup_bits(1) is Rule.EXACT
     assert Rule.from_gomocup_bits(8) is Rule.CARO
-    assert Rule.from_gomocup_bits(2) is Rule.FREESTYLE  # continuous-game bit does not change lines
+    assert Rule.from_gomocup_bits(3) is Rule.EXACT  # the continuous-game bit does not change lines
+    assert Rule.from_gomocup_bits(2) is Rule.RENJU  # ... but 2 alone is the Yixin protocol's renju
     assert Rule.from_gomocup_bits(4) is Rule.RENJU
     assert Rule.from_gomocup_bits(6) is Rule.RENJU
     with pytest.raises(ValueError, match="renju"):

@@ -47,8 +47,8 @@ def test_yxstop_answers_the_running_search(harness):
     assert h.line() == "OK"
     assert thinker.started.wait(10)
     h.send("YXSTOP")
-    lines = [h.line(), h.line()]
-    assert lines[0].startswith("MESSAGE") and lines[1] == "7,7"
+    messages, move = h.reply()
+    assert messages and move == "7,7"
     assert thinker.stopped_by_event
 
 
@@ -82,7 +82,8 @@ def test_lines_during_search_wait_for_the_move(harness):
     h.send("ABOUT", "TURN 0,0")  # queued behind the search
     thinker.started.clear()
     h.send("STOP")
-    assert h.line().startswith("MESSAGE") and h.line() == "7,7"
+    messages, move = h.reply()
+    assert messages and move == "7,7"
     assert h.line().startswith('name="pbrain-mcts"')
     assert thinker.started.wait(10)  # TURN started the next search
     h.send("END")
@@ -172,14 +173,15 @@ def test_watchdog_answers_on_time_when_the_search_overruns(harness):
     assert h.line() == "OK"
     t0 = time.monotonic()
     h.send("TURN 7,7")
-    msg, move = h.line(), h.line()
+    messages, move = h.reply()
     elapsed = time.monotonic() - t0
-    assert "did not return in time" in msg and move == "7,6"
+    assert any("did not return in time" in m for m in messages) and move == "7,6"
     assert elapsed < 0.2 + 1.0  # generous on a loaded machine; the watchdog fires at ~0.205 s
     assert thinker.saw_stop.wait(2)
     # the game goes on with a fresh searcher (the stuck one is never shared)
     h.send("TURN 0,0")
-    assert "did not return in time" in h.line() and MOVE_RE.match(h.line())
+    messages, move = h.reply()
+    assert any("did not return in time" in m for m in messages) and MOVE_RE.match(move)
     h.send("END")
     assert h.code.get(timeout=5) == 0
 
@@ -208,7 +210,8 @@ def test_a_board_block_typed_slowly_is_timed_from_done(harness):
     time.sleep(0.6)
     done_sent = time.monotonic()
     h.send("DONE")
-    assert h.line().startswith("MESSAGE") and MOVE_RE.match(h.line())
+    messages, move = h.reply()
+    assert messages and MOVE_RE.match(move)
     assert thinker.limits[0].deadline >= done_sent + turn_budget_ms(1000) / 1000
     h.send("END")
     assert h.code.get(timeout=5) == 0

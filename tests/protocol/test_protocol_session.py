@@ -182,8 +182,8 @@ def test_bad_lines_keep_the_game_going():
         < UNKNOWN*HELLO*
         > \x00\x01\ufffd
         < UNKNOWN*
-        > YXNBEST 2
-        < UNKNOWN*
+        > YXNBEST two
+        < ERROR*
         > TURN 7,7
         < move
         > TURN 7,7
@@ -742,7 +742,7 @@ def test_search_failure_and_illegal_move_fall_back_to_a_legal_move():
     assert any("illegal" in o for o in out) and MOVE.match(out[-1]) and out[-1] != "7,7"
 
 
-def test_message_line_shows_the_search_in_xy_form():
+def test_message_lines_show_the_search_as_rapfi_does():
     result = SearchResult(move=7 * 15 + 8, value=0.625, pv=[7 * 15 + 8, 6 * 15 + 7], playouts=1234,
                           nodes=321, depth=5, elapsed=0.25)
     s, _ = make_session(RecordingThinker(reply=lambda b: result))
@@ -750,9 +750,12 @@ def test_message_line_shows_the_search_in_xy_form():
     out = s.feed_now("BEGIN")
     assert out[-1] == "8,7"
     msg = [o for o in out if o.startswith("MESSAGE")]
-    assert len(msg) == 1 and len(msg[0]) < 200
-    for part in ("playouts 1234", "nodes 321", "depth 5", "winrate 62.5%", "pv 8,7 7,6"):
-        assert part in msg[0]
+    assert len(msg) == 2 and all(len(m) < 200 for m in msg)
+    # Rapfi's form, read by client libraries: depth, eval (200 * logit of 62.5 %), nodes,
+    # nodes a millisecond, time, then the line in letters and numbers, last.
+    assert msg[0] == "MESSAGE depth 2-5 ev 102 n 321 n/ms 1 tm 250 pv I8 H7"
+    for part in ("winrate 62.5%", "playouts 1234"):
+        assert part in msg[1]
 
 
 def test_unavailable_engine_still_plays_and_says_so():

@@ -53,6 +53,15 @@ class LoopHarness:
             out.append(self.line())
         return out
 
+    def reply(self) -> tuple[list[str], str]:
+        """The MESSAGE lines before the next other line, and that line."""
+        messages = []
+        line = self.line()
+        while line.startswith("MESSAGE"):
+            messages.append(line)
+            line = self.line()
+        return messages, line
+
     def pending_output(self) -> bytes:
         ready, _, _ = select.select([self.r_out], [], [], 0.2)
         return os.read(self.r_out, 4096) if ready else b""
