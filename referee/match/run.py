@@ -19,7 +19,13 @@ a :class:`~referee.errors.MatchError` naming it, before any game is played: a
 missing program or a refused board size would otherwise lose every game by
 ``start_failed`` and still print an Elo.  An engine that passes the check but
 fails later gets per-game verdicts as usual.  On a cluster the check runs on
-every worker.
+every worker.  Engines that would share a name (the same program with other options,
+an engine against itself) are then given distinct ones (:mod:`referee.match.names`),
+which every record and text of the match uses.
+
+Outputs: every output path is checked before the engines start
+(:mod:`referee.match.writable`); a record that cannot be written later stops the
+match, the games recorded so far kept (``outcome.write_error`` says what failed).
 
 Interruption: on ``KeyboardInterrupt`` (Ctrl-C, or SIGTERM turned into one by the
 CLI) the stop event is set, every engine process group is killed and reaped,
@@ -35,6 +41,7 @@ their places).  No person plays in one, and it has no SPRT.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import threading
 from pathlib import Path
@@ -45,6 +52,7 @@ from referee.games import rules_for
 from referee.games.verdicts import Termination
 from referee.match.records import append_pgn, append_result, write_game_files, write_match_file
 from referee.match.runner import Runner, open_runner
+from referee.match.names import unique_names
 from referee.match.schedule import Schedule, require_recorded_match
 from referee.match.settings import COMMAND_FILE, RESULTS_FILE, MatchOutcome, MatchSettings
 from referee.match.standings import Standings
@@ -52,6 +60,7 @@ from referee.match.stats import Tally
 from referee.match.view import MatchView, display_mode
 from referee.match.writable import check_outputs, is_output_error, write_failure_text
 from referee.play.job import GameHooks, GameJob, PlayedGame
+from referee.report.live import LiveReport
 from referee.engines.registry import ProcessRegistry
 from referee.seats.spec import EngineSpec
 
@@ -142,6 +151,8 @@ class _Match:
         self.runner: Runner | None = None
         #: ``out_dir`` did not exist before this match (it is removed again if left empty).
         self.made_out_dir = False
+        #: ``out_dir/report.html``, rewritten as games are recorded (``None`` without ``--out``).
+        self.report = LiveReport.of_match(settings, [s.label for s in specs], self.tags, paired=not self.human)
 
     def run(self) -> MatchOutcome:
         settings, outcome = self.settings, self.outcome
@@ -175,6 +186,8 @@ class _Match:
                     write_match_file(out_dir, self.rules.game_type, RESULTS_FILE)
                 except OSError as exc:
                     self._write_failed(exc)
+                if self.report is not None:
+                    self.report.close(interrupted=self.stop.is_set() or outcome.interrupted)
                 if self.made_out_dir:
                     _remove_if_empty(out_dir)
         outcome.interrupted = (outcome.interrupted or self.stop.is_set()) and outcome.write_error is None
@@ -209,9 +222,27 @@ class _Match:
                 names[i] = checked[tag].name  # what ABOUT said
                 # the check waited for ABOUT already: the games need not
                 self.about_wait[i] = self.about_wait[i] and checked[tag].about_answered
+        names, told = self._unique(names)
         if self.outcome.standings is not None:
             self.outcome.standings.names = list(names)
         self.view.banner(names)
+        if told:
+            self.view.say(f"names: engines with the same name are told apart (rating tools need unique names): "
+                          f"{told}")
+
+    def _unique(self, names: list[str]) -> tuple[list[str], str]:
+        """Give engines that would share a name distinct ones (:mod:`referee.match.names`): their
+        specs carry the new name (an engine's own name no longer replaces it), so every record and
+        text of the match uses it.  The names, and what was renamed in words (``""``: nothing)."""
+        unique = unique_names(self.specs, names)
+        changed = [i for i, (a, b) in enumerate(zip(names, unique)) if a != b]
+        if not changed:
+            return names, ""
+        specs = list(self.specs)
+        for i in changed:
+            specs[i] = dataclasses.replace(specs[i], label=unique[i], named=True)
+        self.specs = self.schedule.specs = self.tournament.specs = tuple(specs)
+        return unique, ", ".join(f"engine{i + 1} is '{unique[i]}'" for i in changed)
 
     def _job(self, game: int) -> GameJob:
         return self.schedule.job(game, self.about_wait)
@@ -247,6 +278,8 @@ class _Match:
         except OSError as exc:
             self._write_failed(exc)
         self.outcome.count(r)
+        if self.report is not None:
+            self.report.game_recorded()
         self.view.game_ended(r, self.outcome, self.runner.progress() if self.runner is not None else {})
         if self.outcome.write_error is not None:
             return True

@@ -393,8 +393,8 @@ def test_default_openings_vary_the_games_and_the_printed_seed_repeats_them(tmp_p
 @pytest.mark.parametrize("flag", [["--random-opening", "0"], ["--empty-board"]])
 def test_the_empty_board_can_be_asked_for(tmp_path, flag):
     out = tmp_path / "m"
-    p = run(SMALL + PATIENT + ["--games", "4", "--out", str(out), *flag, fake_cmd("--seed", "1"),
-                               fake_cmd("--seed", "2")])
+    p = run(SMALL + PATIENT + ["--games", "4", "--out", str(out), *flag, fake_cmd("--name", "A", "--seed", "1"),
+                               fake_cmd("--name", "B", "--seed", "2")])
     assert p.returncode == 0, p.stderr
     assert "seed" not in p.stdout
     games = results(out)

@@ -130,7 +130,11 @@ def test_a_round_robin_of_random_movers_records_every_game_once(tmp_path):
     assert text.startswith("tournament: round-robin of 3 engines, 3 pairings of 2 games, 6 games")
     assert text.count("standings after") == 2  # after games 2 and 4 (the last table is the summary's)
     assert "games/s" in text and "ETA" in text
-    assert "=== game 3/6: X random (engine1)  vs  O random (engine3)" in text
+    assert "=== game 3/6: X random (engine1)  vs  O random#3 (engine3)" in text  # names are unique
+    assert "engine2 is 'random#2', engine3 is 'random#3'" in text
+    for r in records:
+        assert (r["engine1"], r["engine2"]) == tuple(("random", "random#2", "random#3")[e - 1]
+                                                     for e in r["engine_numbers"])
     assert (tmp_path / "game-0006.sgf").exists() and (tmp_path / "match.sgf").exists()
 
 
