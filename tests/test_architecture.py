@@ -105,7 +105,7 @@ def test_the_search_core_knows_no_game_and_games_not_each_other():
 #: those of the floors below (``errors`` is the floor every other may use).
 REFEREE_FLOORS = (
     ("referee.cli", "referee.__main__"),
-    ("referee.match", "referee.conformance"),
+    ("referee.match", "referee.conformance", "referee.report"),
     ("referee.cluster",),
     ("referee.play",),
     ("referee.seats",),

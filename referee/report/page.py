@@ -1,0 +1,65 @@
+"""The report page: the data of :mod:`referee.report.data` in one self-contained HTML file.
+
+The page is its template (``assets/report.html``) with the style, the script and the
+data inlined: it opens from the file system with no network and no server.  The data is
+JSON in a ``<script type="application/json">`` element, with ``<`` escaped so that no
+text in it (an engine's name, a reason) can end the element.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from string import Template
+
+__all__ = ["REPORT_FILE", "render", "write_page", "embedded_data"]
+
+#: The page's file in ``--out DIR``.
+REPORT_FILE = "report.html"
+
+_DATA_OPEN = '<script type="application/json" id="report-data">'
+
+
+@lru_cache(maxsize=None)
+def _asset(name: str) -> str:
+    return resources.files("referee.report").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def _title(data: dict) -> str:
+    names = [e["name"] for e in data.get("engines", [])]
+    if data.get("kind") == "match" and len(names) == 2:
+        return f"{names[0]} vs {names[1]}"
+    return f"{data.get('kind', 'tournament')} of {len(names)} engines"
+
+
+def render(data: dict) -> str:
+    """The page for ``data`` (what :meth:`referee.report.data.ReportBuilder.data` gives)."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    text = text.replace("<", "\\u003c")  # (only inside strings: still the same JSON)
+    return Template(_asset("report.html")).substitute(
+        title=html.escape(_title(data) + " - referee report"), css=_asset("report.css"), js=_asset("report.js"),
+        data=text)
+
+
+def write_page(out_dir: str | os.PathLike, data: dict) -> Path:
+    """Write the page of ``data`` as ``out_dir/report.html``, through a temporary file renamed over
+    it, so that a browser (or a copy) never reads half a page."""
+    path = Path(out_dir) / REPORT_FILE
+    tmp = path.with_name(f".{REPORT_FILE}.tmp")
+    tmp.write_text(render(data), encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def embedded_data(page: str) -> dict:
+    """The data a rendered page holds (``ValueError`` when it holds none)."""
+    start = page.find(_DATA_OPEN)
+    if start < 0:
+        raise ValueError("no report data in the page")
+    start += len(_DATA_OPEN)
+    end = page.find("</script>", start)
+    return json.loads(page[start:end])
