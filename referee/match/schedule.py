@@ -104,7 +104,10 @@ def recorded_command(out_dir: str | None) -> str:
 
 def _repeat_hint(out_dir: str | None) -> str:
     command = recorded_command(out_dir)
-    return f"; the match was started with: {command} (add --resume to continue it)" if command else ""
+    if not command:
+        return ""
+    return f"; the match was started with: {command}" + \
+        ("" if "--resume" in command.split() else " (add --resume to continue it)")
 
 
 def settings_differences(recorded: tuple, given: tuple) -> str:

@@ -175,3 +175,21 @@ def test_a_match_recorded_before_its_first_game_ended_can_be_resumed(tmp_path):
     outcome = run_match(RANDOM, RANDOM, MatchSettings(games=2, out_dir=str(out), resume=True, display="none",
                                                       **SMALL), out=io.StringIO())
     assert outcome.tally.games == 2 and _games_in(out) == [1, 2]
+
+
+def test_a_log_that_cannot_be_opened_mid_match_ends_it_cleanly(tmp_path, monkeypatch):
+    out = tmp_path / "m"
+    real = match_run.write_game_files
+
+    def write_then_remove_the_folder(path, r):
+        written = real(path, r)
+        for f in out.iterdir():
+            f.unlink()
+        out.rmdir()  # (game 2's I/O log is then opened in a folder that is gone)
+        return written
+
+    monkeypatch.setattr(match_run, "write_game_files", write_then_remove_the_folder)
+    settings = MatchSettings(games=4, out_dir=str(out), log_io=True, display="none", **SMALL)
+    outcome = run_match(RANDOM, RANDOM, settings, out=io.StringIO())
+    assert "game-0002.log" in outcome.write_error and not outcome.interrupted
+    assert [r.game for r in outcome.results] == [1]
