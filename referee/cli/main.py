@@ -1,6 +1,6 @@
-"""``referee``: the entry point.  ``referee check ...`` and ``referee script ...`` go to their
-commands (:mod:`referee.cli.check`, :mod:`referee.cli.script`); anything else is a match
-(:mod:`referee.cli.match`)."""
+"""``referee``: the entry point.  ``referee check ...``, ``referee script ...`` and ``referee report ...``
+go to their commands (:mod:`referee.cli.check`, :mod:`referee.cli.script`,
+:mod:`referee.cli.report_page`); anything else is a match (:mod:`referee.cli.match`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Sequence
 __all__ = ["main", "SUBCOMMANDS"]
 
 #: The subcommands and their modules, imported only when used (a match needs neither).
-SUBCOMMANDS = {"check": "referee.cli.check", "script": "referee.cli.script"}
+SUBCOMMANDS = {"check": "referee.cli.check", "script": "referee.cli.script", "report": "referee.cli.report_page"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
