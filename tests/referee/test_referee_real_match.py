@@ -23,7 +23,8 @@ def test_two_pbrain_mcts_play_a_clean_match(tmp_path):
     for g in games:
         # a correct brain never loses on a fault: the game ends on the board
         assert g["termination"] in ("line", "full_board"), g["reason"]
-        assert g["engine1"] == g["engine2"] == "pbrain-mcts"  # the name came from ABOUT
+        # the name comes from ABOUT; the second copy of the same command is told apart
+        assert (g["engine1"], g["engine2"]) == ("pbrain-mcts", "pbrain-mcts#2")
         b = Board(cfg)
         for x, y in g["moves"]:
             b.play(cfg.move(x, y))
