@@ -1,7 +1,7 @@
 /* The match report: builds the page from the JSON in #report-data (made by referee/report/data.py).
  * Plain DOM and inline SVG, no library, no network.  Moves are two characters each (column, row in
  * ALPHABET; ".." a pass).  A URL ending in #game-N shows game N first; #selftest replays every game and
- * writes what the page shows into <pre id="selftest"> (read by the tests in headless Chromium). */
+ * writes what the page shows into the element #selftest (read by the tests in headless Chromium). */
 (function () {
   "use strict";
   var ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
