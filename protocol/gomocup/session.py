@@ -246,6 +246,8 @@ class Session:
             move = quick_move(board)
             result = SearchResult(move=move, pv=[move], elapsed=max(0.0, self._now() - job.arrival),
                                   reason=f"search failed ({failure}); playing a quick move")
+        if self._detail:  # the last report is never throttled away
+            lines += self._report_lines(job, _final_info(result), True)
         lines += [wire.message(t) for t in analysis.summary(result, board.config, job.reason, PV_SHOWN)]
         board.play(move)
         self._clock.charge((self._now() - job.arrival) * 1000.0)
@@ -681,6 +683,9 @@ class Session:
         if not final and now - job.streamed_at < STREAM_PERIOD_S:
             return []
         job.streamed_at = now
+        return self._report_lines(job, info, final)
+
+    def _report_lines(self, job: SearchJob, info: SearchInfo, final: bool) -> list[str]:
         cfg = job.board.config
         lines = analysis.lines_of(info)
         if not final:
@@ -719,12 +724,7 @@ class Session:
         else:
             picked = self._balanced(board, ranked, job.kind, job.bias)
         if self._detail:
-            info = SearchInfo(result.playouts, result.nodes, result.depth, result.value, list(result.pv),
-                              result.elapsed, shown)
-            if self._detail & analysis.DETAIL:
-                lines += analysis.info_block(cfg, info, shown)
-            if self._detail & analysis.REALTIME:
-                lines += [wire.message(t) for t in analysis.realtime(cfg, shown)]
+            lines += self._report_lines(job, _final_info(result, shown), True)
         lines += [wire.message(t) for t in analysis.summary(result, cfg, job.reason, PV_SHOWN)]
         for move in picked:
             board.play(move)
@@ -749,3 +749,9 @@ class Session:
             return [best.move]
         reply = best.pv[1] if len(best.pv) > 1 and after.is_empty(best.pv[1]) else quick_move(after)
         return [best.move, reply]
+
+
+def _final_info(result: SearchResult, ranked: list[RootMove] | None = None) -> SearchInfo:
+    """A finished search as its last progress report."""
+    return SearchInfo(result.playouts, result.nodes, result.depth, result.value, list(result.pv),
+                      result.elapsed, list(ranked or []))

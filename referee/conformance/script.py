@@ -18,7 +18,9 @@ A transcript is a text file of lines to send and expectations (format in
     > END
     < exit
 
-MESSAGE/DEBUG/SUGGEST lines from the engine are skipped.  The runner keeps a
+MESSAGE/DEBUG/SUGGEST/INFO lines from the engine are skipped, except by an expectation
+that starts with one of those words (``< MESSAGE REALTIME BEST*``): it waits for the first
+such line that matches, skipping the others.  The runner keeps a
 model of the occupied cells (from what was sent and the moves received), so
 ``< move`` means "a legal move: on the board, on an empty cell" -- and, after
 ``INFO rule`` with the renju bit (4), not a forbidden point when the engine is black
@@ -38,17 +40,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Sequence, TextIO
 
-from engine.game import GameError
-from engine.mnk.rules import Rule
-from engine.reversi.ggf import parse_ggf, parse_move
-from engine.reversi.rules import ReversiConfig, ReversiState
-from referee.conformance.gomocup_renju_checks import renju_forbidden
-from referee.conformance.session import Cells, Session
-from referee.games.base import Illegal
-from referee.games.reversi import ReversiRules
+from referee.conformance.script_models import GomocupModel, NboardModel
+from referee.conformance.session import Session
 from referee.errors import ScriptError
 from referee.engines.gomocup_wire import parse_about
-from referee.engines.nboard_wire import is_chatter as nboard_chatter, parse_go_reply
+from referee.engines.nboard_wire import is_chatter as nboard_chatter
 
 __all__ = ["ScriptError", "Send", "Expect", "Directive", "parse_script", "run_script", "ScriptResult",
            "transcript_game", "DEFAULT_TIMEOUT_MS"]
@@ -206,137 +202,6 @@ def transcript_game(steps: Sequence[Step]) -> str | None:
     return None
 
 
-# The runner's model of the board -------------------------------------------------
-class _Model:
-    """Follows the lines sent (START/RECTSTART/RESTART/TURN/BOARD/TAKEBACK) and the moves received."""
-
-    def __init__(self) -> None:
-        #: Occupied cells, valued 1 for the engine's stones, 2 for its opponent's, 3 for BOARD's
-        #: field 3 (a blocked cell).
-        self.cells = Cells(15)
-        self.block: list[tuple[int, int, int]] | None = None  # stones of a BOARD block being sent
-        #: The renju bit of the last ``INFO rule`` (it lasts across games, as in the brains).
-        self.renju = False
-        self.block_kind = ""
-        #: The last command set a position with YXBOARD (its side to move is field 1).
-        self.positioned = False
-        # START/RECTSTART size waiting for the engine's OK (a refused size must not change the model)
-        self.pending_size: tuple[int, int] | None = None
-
-    def received(self, line: str) -> None:
-        """A reply line: ``OK`` confirms a pending START/RECTSTART, anything else cancels it."""
-        if self.pending_size is not None:
-            if line.strip() == "OK":
-                self.cells.reset(*self.pending_size)
-            self.pending_size = None
-
-    def sent(self, text: str) -> None:
-        words = text.split()
-        if not words:
-            return
-        head = words[0].upper()
-        arg = "".join(words[1:])
-        if self.block is not None:
-            if head == "DONE":
-                self.cells.reset()
-                for x, y, f in self.block:
-                    if self.cells.on_board(x, y):
-                        self.cells.stones[(x, y)] = f if f in (1, 2, 3) else 1
-                self.block = None
-                self.positioned = self.block_kind == "YXBOARD"
-                return
-            parts = arg.split(",") if len(words) > 1 else text.strip().split(",")
-            try:
-                f = int(parts[2]) if len(parts) > 2 and parts[2].strip().isdigit() else 1  # SWAP2BOARD: no field
-                self.block.append((int(parts[0]), int(parts[1]), f))
-            except (ValueError, IndexError):
-                pass  # a malformed stone line: the script is probably testing the engine's ERROR
-            return
-        try:
-            if head == "START" and len(words) > 1:
-                n = int(words[1])
-                self.pending_size = (n, n)
-            elif head == "RECTSTART" and len(words) > 1:
-                w, h = (int(v) for v in arg.split(",")[:2])
-                self.pending_size = (w, h)
-            elif head == "RESTART":
-                self.cells.reset()
-            elif head in ("BOARD", "YXBOARD"):
-                self.block, self.block_kind = [], head
-            elif head == "TURN":
-                x, y = (int(v) for v in arg.split(",")[:2])
-                if self.positioned:
-                    # TURN on a YXBOARD position is a move of its side to move (field 1 there),
-                    # so the engine answers for the other side: its stones are the 2s.
-                    self.cells.stones = {c: 3 - v if v in (1, 2) else v for c, v in self.cells.stones.items()}
-                # A black opponent's forbidden point is refused by a renju engine: no stone.
-                if self.cells.empty(x, y) and self._forbidden((x, y), 2) is None:
-                    self.cells.stones[(x, y)] = 2
-            elif head == "TAKEBACK":
-                x, y = (int(v) for v in arg.split(",")[:2])
-                self.cells.stones.pop((x, y), None)
-            elif head == "INFO" and len(words) == 3 and words[1].lower() == "rule":
-                self.renju = _is_renju(int(words[2]))
-            if head in _MOVE_COMMANDS:
-                self.positioned = False
-        except ValueError:
-            pass  # malformed on purpose: the model ignores it, the engine should answer ERROR
-
-    def forbidden(self, mv: tuple[int, int]) -> str | None:
-        """Why the engine's move ``mv`` is a forbidden point for black under renju, or ``None``."""
-        return self._forbidden(mv, 1)
-
-    def _forbidden(self, mv: tuple[int, int], mover: int) -> str | None:
-        return renju_forbidden(self.cells, mv, mover) if self.renju else None
-
-
-#: Commands after which a YXBOARD position no longer decides who the engine is.
-_MOVE_COMMANDS = frozenset({"START", "RECTSTART", "RESTART", "BEGIN", "TURN", "BOARD", "PLAY", "TAKEBACK",
-                            "SWAP2BOARD", "YXNBEST", "YXBALANCEONE", "YXBALANCETWO", "YXSEARCHDEFEND"})
-
-
-def _is_renju(bits: int) -> bool:
-    """Does ``INFO rule bits`` mean renju (bit 4, or 2 alone as in the Yixin protocol)?"""
-    try:
-        return Rule.from_gomocup_bits(bits) is Rule.RENJU
-    except GameError:
-        return False
-
-
-class _NboardModel:
-    """Follows the ``set game`` and ``move`` lines sent: the position a ``go`` is about."""
-
-    def __init__(self) -> None:
-        self.state = ReversiState()
-
-    def received(self, line: str) -> None:
-        """Replies change nothing: an NBoard engine does not play the move it answers."""
-
-    def sent(self, text: str) -> None:
-        words = text.split(None, 2)
-        try:
-            if words[:2] == ["set", "game"] and len(words) == 3:
-                self.state = parse_ggf(words[2]).position()
-            elif words[:1] == ["move"] and len(words) == 2:
-                move = parse_move(words[1], self.state)[0]
-                if move in self.state.legal_moves():
-                    self.state.apply(move)
-        except GameError:
-            pass  # malformed on purpose: the engine should say so in a status line
-
-    def judge(self, line: str) -> str:
-        """Empty when ``line`` is ``=== MOVE`` with a legal move here, else why not (the
-        referee's own Reversi judgement, as in a match)."""
-        reply = parse_go_reply(line)
-        if reply is None:
-            return "not a '=== MOVE' line"
-        try:
-            ReversiRules(ReversiConfig(self.state.n)).judge(self.state, reply[0])
-        except Illegal as exc:
-            return str(exc)
-        return ""
-
-
 @dataclass
 class ScriptResult:
     """Outcome of one replay: ``ok``; ``held`` expectations met; ``failure`` text (empty when ok)."""
@@ -348,7 +213,7 @@ class ScriptResult:
     context: list[str] = field(default_factory=list)
 
 
-def _check(exp: Expect, sess: Session, model: _Model | _NboardModel, default_ms: float) -> str:
+def _check(exp: Expect, sess: Session, model: GomocupModel | NboardModel, default_ms: float) -> str:
     """Empty string when ``exp`` held, else what was seen instead."""
     ms = exp.timeout_ms if exp.timeout_ms is not None else default_ms
     if exp.kind == "nothing":
@@ -361,7 +226,10 @@ def _check(exp: Expect, sess: Session, model: _Model | _NboardModel, default_ms:
         if printed:
             return f"got {printed[0]!r}" + ("" if exited else " and it did not exit")
         return "" if exited else "it is still running"
-    w = sess.reply(ms / 1000.0)
+    wanted = None
+    if exp.kind == "line" and any(_is_chatter_pattern(p) for p in exp.patterns):
+        wanted = lambda line: _matches(line, exp.patterns)  # noqa: E731 - a chatter line it waits for
+    w = sess.reply(ms / 1000.0, wanted)
     if w.line is None:
         return f"got {w.describe()}"
     model.received(w.line)
@@ -370,12 +238,8 @@ def _check(exp: Expect, sess: Session, model: _Model | _NboardModel, default_ms:
     if exp.kind == "about":
         return "" if parse_about(w.line, strict=True) else f"got {w.line!r}"
     if exp.kind == "line":
-        text = w.line.rstrip()
-        for p in exp.patterns:
-            if any(c in p for c in "*?[") and fnmatch.fnmatchcase(text, p) or text == p:
-                return ""
-        return f"got {w.line!r}"
-    if isinstance(model, _NboardModel):
+        return "" if _matches(w.line, exp.patterns) else f"got {w.line!r}"
+    if isinstance(model, NboardModel):
         why = model.judge(w.line)
         if why:
             return f"got {w.line!r}: {why}"
@@ -394,6 +258,19 @@ def _check(exp: Expect, sess: Session, model: _Model | _NboardModel, default_ms:
     return ""
 
 
+def _matches(line: str, patterns: Sequence[str]) -> bool:
+    """Does ``line`` (trailing blanks ignored) equal one of ``patterns`` or match its glob?"""
+    text = line.rstrip()
+    return any(any(c in p for c in "*?[") and fnmatch.fnmatchcase(text, p) or text == p for p in patterns)
+
+
+def _is_chatter_pattern(pattern: str) -> bool:
+    """Does an expected line start with a word engines use for chatter (MESSAGE, INFO, …)?
+    Then the runner looks for it among the chatter instead of skipping the chatter."""
+    head = pattern.split(None, 1)[0].upper() if pattern.strip() else ""
+    return head in ("MESSAGE", "DEBUG", "SUGGEST", "INFO")
+
+
 def run_script(steps: Sequence[Step], argv: Sequence[str], *, send_delay_ms: float = 0,
                default_timeout_ms: float = DEFAULT_TIMEOUT_MS, echo: TextIO | None = None,
                cwd: str | None = None, game: str = "mnk") -> ScriptResult:
@@ -402,13 +279,13 @@ def run_script(steps: Sequence[Step], argv: Sequence[str], *, send_delay_ms: flo
 
     Raises :class:`referee.engines.process.EngineStartError` when the engine cannot be spawned.
     """
-    model: _Model | _NboardModel
+    model: GomocupModel | NboardModel
     if game == "reversi":
         sess = Session(argv, send_delay_ms=send_delay_ms, cwd=cwd, end_line="quit", is_chatter=nboard_chatter)
-        model = _NboardModel()
+        model = NboardModel()
     else:
         sess = Session(argv, send_delay_ms=send_delay_ms, cwd=cwd)
-        model = _Model()
+        model = GomocupModel()
     held = 0
     default_ms = float(default_timeout_ms)
     sess.start()

@@ -134,8 +134,10 @@ class Session:
             return False
 
     # Receiving ------------------------------------------------------------------
-    def reply(self, timeout_s: float) -> Wait:
-        """The next reply line (chatter such as MESSAGE/DEBUG/SUGGEST skipped), waiting at most ``timeout_s``."""
+    def reply(self, timeout_s: float, wanted: Callable[[str], bool] | None = None) -> Wait:
+        """The next reply line (chatter such as MESSAGE/DEBUG/SUGGEST skipped), waiting at most
+        ``timeout_s``; a chatter line for which ``wanted`` is true counts as the reply (a
+        script expecting a MESSAGE or INFO line)."""
         t0 = time.monotonic()
         deadline = t0 + max(0.0, timeout_s)
         w = Wait()
@@ -161,7 +163,7 @@ class Session:
                 break
             self.received += 1
             self._note("<", line)
-            if self._is_chatter(line):
+            if self._is_chatter(line) and not (wanted is not None and wanted(line)):
                 w.chatter += 1
                 if len(w.skipped) < MAX_SKIPPED_LINES:  # what is kept stays bounded
                     w.skipped.append(line)

@@ -15,8 +15,9 @@ _MOVE_RE = re.compile(r"^\s*(-?\d{1,9})\s*,\s*(-?\d{1,9})(?=$|[\s;:|/\\])")
 _ABOUT_RE = re.compile(r'(\w+)\s*=\s*"([^"]*)"')
 # One pair and the comma after it, anchored where the last one ended (the strict form).
 _ABOUT_PAIR_RE = re.compile(r'\s*(\w+)\s*=\s*"([^"]*)"\s*,?')
-# Output lines that answer no command (kept as messages, never parsed as a reply).
-_CHATTER_PREFIXES = ("MESSAGE", "DEBUG", "SUGGEST")
+# Output lines that answer no command (kept as messages, never parsed as a reply): INFO is
+# the search report Rapfi-style engines stream under Yixin-Board's ``INFO show_detail``.
+_CHATTER_PREFIXES = ("MESSAGE", "DEBUG", "SUGGEST", "INFO")
 
 
 def parse_move(line: str) -> tuple[int, int] | None:
@@ -50,7 +51,7 @@ def parse_about(line: str, *, strict: bool = False) -> dict[str, str]:
 
 
 def is_chatter(line: str) -> bool:
-    """True for ``MESSAGE``/``DEBUG``/``SUGGEST`` lines and blank lines: output that answers no command."""
+    """True for ``MESSAGE``/``DEBUG``/``SUGGEST``/``INFO`` lines and blank lines: output that answers no command."""
     s = line.lstrip()
     if not s:
         return True
