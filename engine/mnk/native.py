@@ -202,6 +202,8 @@ class NativeSearcher:
                 break  # nothing else can end an unlimited run
         if between is not None:
             between(True)
+        if on_info is not None:  # once at the end, as the generic tree does
+            on_info(self._info(time.monotonic() - t0))
         return self._result(time.monotonic() - t0, reason)
 
     # ------------------------------------------------------------------ results

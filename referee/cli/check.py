@@ -3,7 +3,8 @@
 
 Runs the checks of :mod:`referee.conformance.gomocup_suite` (ABOUT, START/RECTSTART/RESTART,
 INFO, BEGIN/TURN/BOARD, ERROR/UNKNOWN on bad input, CR LF, TAKEBACK, tactics,
-the ``win_length`` extension, the match clock, END/EOF; with ``--renju`` also
+the ``win_length`` extension, the match clock, END/EOF; with ``--yixin`` also Yixin-Board's
+extensions (:mod:`referee.conformance.gomocup_yixin_checks`); with ``--renju`` also
 :mod:`referee.conformance.gomocup_renju_checks`) and prints one line
 per check plus a closing ``N passed, M failed[, S skipped]`` line.  Exit
 status 0 only when no check failed; 2 for bad arguments or an engine that
@@ -27,6 +28,7 @@ from referee.conformance.context import Group
 from referee.conformance.nboard_suite import NBOARD_GROUPS, SESSION_OPTIONS
 from referee.conformance.gomocup_suite import GROUPS, Ctx, Fail, Options, Skip  # importing registers the checks
 from referee.conformance.gomocup_renju_checks import RENJU_GROUPS
+from referee.conformance.gomocup_yixin_checks import YIXIN_GROUPS
 from referee.errors import EngineStartError
 
 __all__ = ["CheckResult", "run_checks", "format_result", "summary", "main"]
@@ -174,9 +176,18 @@ def _parser() -> argparse.ArgumentParser:
                    help="also run the renju checks (INFO rule 4, 15x15: a forbidden point avoided, a five "
                         "that is also a double four played, a win by a four black can only block on a "
                         "forbidden point)")
+    p.add_argument("--yixin", action="store_true",
+                   help="also run the Yixin-Board checks (15x15: the commands that GUI sends answered "
+                        "without ERROR/UNKNOWN, yxnbest/yxsearchdefend/yxbalance* ending with moves, "
+                        "yxboard then turn, show_detail's INFO stream, rule 2 as renju with yxshowforbid)")
     p.add_argument("--list", action="store_true", help="list the checks and what each expects, then exit")
     p.add_argument("-v", "--verbose", action="store_true", help="print the last lines exchanged under each failure")
     return p
+
+
+def _groups(args: argparse.Namespace) -> list:
+    """The Gomocup check groups asked for: the suite, and the optional sections."""
+    return GROUPS + (RENJU_GROUPS if args.renju else []) + (YIXIN_GROUPS if args.yixin else [])
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
@@ -186,7 +197,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--list" in argv:
         game, _ = p.parse_known_args([a for a in argv if a != "--list"] + ["-"])
-        listed = GROUPS + (RENJU_GROUPS if game.renju else [])
+        listed = _groups(game)
         for g in (NBOARD_GROUPS if game.game == "reversi" else listed):
             for c in g.checks:
                 out.write(f"{c.name:<19} [{g.name}] {c.expected}\n")
@@ -217,7 +228,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
                                  session_options=SESSION_OPTIONS)
         else:
             results = run_checks(opts, only=args.only, on_result=show,
-                                 groups=GROUPS + (RENJU_GROUPS if args.renju else []))
+                                 groups=_groups(args))
         out.write(summary(results) + "\n")
         out.flush()
     except EngineStartError as exc:
