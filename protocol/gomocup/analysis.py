@@ -4,10 +4,12 @@ Yixin-Board and other clients of Rapfi's output read (``INFO show_detail``).
 Pure formatting: search reports in, text lines out (without the ``MESSAGE`` prefix where
 a line is a message; :func:`protocol.gomocup.wire.message` adds it).
 
-- After every move, :func:`summary` gives two lines: ``depth D-S ev E n N n/ms R tm T pv
+- While it thinks, :func:`progress` (at most twice a second), and after every move
+  :func:`summary`, give the line ``depth D-S ev E n N n/ms R tm T pv
   H8 I9 …`` (the form Rapfi prints and client libraries such as pygomo-lib parse: ``D`` the
   principal line's length, ``S`` the deepest node, ``E`` the evaluation) and one with
-  the win rate, playouts and why the search stopped.
+  the win rate, playouts and why the search stopped (the summary's first line: the
+  parsed form comes last, right before the move, where clients look for it).
 - With ``INFO show_detail`` bit 2 set, :func:`info_block` streams, for each reported line,
   ``INFO PV i``, ``NUMPV``, ``DEPTH``, ``SELDEPTH``, ``NODES``, ``TOTALNODES``,
   ``TOTALTIME``, ``SPEED``, ``EVAL``, ``WINRATE``, ``BESTLINE x,y x,y …`` and ``INFO PV
@@ -72,23 +74,33 @@ def _speed(nodes: int, elapsed: float) -> int:
     return int(nodes / elapsed) if elapsed > 0 else 0
 
 
+def _search_line(cfg: GameConfig, pv: Sequence[int], depth: int, value: float, proven: str | None,
+                 nodes: int, elapsed: float, shown: int) -> str:
+    """``depth D-S ev E n N n/ms R tm T pv H8 I9 …`` (Rapfi's form, which clients parse)."""
+    pv = [m for m in pv if 0 <= m < cfg.area]
+    line = (f"depth {len(pv)}-{max(depth, len(pv))} ev {eval_text(value, proven, len(pv))} n {nodes} "
+            f"n/ms {_speed(nodes, elapsed) // 1000} tm {int(round(elapsed * 1000))}")
+    return line + (f" pv {cells_text(cfg, pv[:shown])}" if pv else "")
+
+
+def progress(cfg: GameConfig, info: SearchInfo, shown: int = 8) -> str:
+    """A search's progress in the summary's form: printed while it thinks, so that a client
+    sees the search before the move (Rapfi prints one such line a depth)."""
+    return _search_line(cfg, info.pv, info.depth, info.value, None, info.nodes, info.elapsed, shown)
+
+
 def summary(result: SearchResult, cfg: GameConfig, budget: str, shown: int = 8) -> list[str]:
     """The two lines printed (as MESSAGEs) with every move; ``budget`` says what the move
     was given (``"turn 1000 ms"``), ``shown`` how many moves of the line to quote."""
-    pv = [m for m in result.pv if 0 <= m < cfg.area]
-    ms = int(round(result.elapsed * 1000))
-    line = (f"depth {len(pv)}-{max(result.depth, len(pv))} "
-            f"ev {eval_text(result.value, result.proven, len(pv))} n {result.nodes} "
-            f"n/ms {_speed(result.nodes, result.elapsed) // 1000} tm {ms}")
-    if pv:
-        line += f" pv {cells_text(cfg, pv[:shown])}"
+    line = _search_line(cfg, result.pv, result.depth, result.value, result.proven, result.nodes, result.elapsed,
+                        shown)
     rest = [f"winrate {100.0 * result.value:.1f}%", f"playouts {result.playouts}"]
     if result.proven:
         rest.append(f"proven {result.proven}")
     rest.append(f"({budget})")
     if result.reason:
         rest.append(f"[{result.reason}]")
-    return [line, " ".join(rest)]
+    return [" ".join(rest), line]  # the parsed form last: clients take the last line as the search's
 
 
 def lines_of(info: SearchInfo) -> list[RootMove]:

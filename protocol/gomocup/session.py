@@ -671,18 +671,21 @@ class Session:
 
     # Live reports ---------------------------------------------------------------------------------
     def wants_reports(self, job: SearchJob) -> bool:
-        """Should ``job`` report while it searches (``INFO show_detail`` on)?"""
-        return bool(self._detail) and job is self._job
+        """Should ``job`` report while it searches?  (Always: a progress line at least.)"""
+        return job is self._job
 
     def report(self, job: SearchJob, info: SearchInfo, final: bool = False) -> list[str]:
-        """The live lines for one search report (``INFO show_detail``): throttled to one
-        every :data:`STREAM_PERIOD_S` unless ``final``; empty when there is nothing new."""
-        if not self._detail or job is not self._job:
+        """The live lines for one search report: the progress MESSAGE, or with
+        ``INFO show_detail`` the INFO/REALTIME stream; throttled to one every
+        :data:`STREAM_PERIOD_S` unless ``final``; empty when there is nothing new."""
+        if job is not self._job:
             return []
         now = self._now()
         if not final and now - job.streamed_at < STREAM_PERIOD_S:
             return []
         job.streamed_at = now
+        if not self._detail:
+            return [wire.message(analysis.progress(job.board.config, info, PV_SHOWN))] if info.pv else []
         return self._report_lines(job, info, final)
 
     def _report_lines(self, job: SearchJob, info: SearchInfo, final: bool) -> list[str]:

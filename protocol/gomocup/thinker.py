@@ -7,6 +7,7 @@ keeps the brain's start-up fast.
 
 from __future__ import annotations
 
+import inspect
 import threading
 import time
 from typing import Any, Callable, Protocol
@@ -77,9 +78,18 @@ def search(thinker: Thinker, board: Board, limits: Limits, stop: threading.Event
            on_info: Callable[[SearchInfo], None] | None = None) -> SearchResult:
     """``thinker.search``, with ``on_info`` passed only when there is one (a thinker need
     not report progress)."""
-    if on_info is None:
+    if on_info is None or not _takes_on_info(thinker.search):
         return thinker.search(board, limits, stop)
     return thinker.search(board, limits, stop, on_info=on_info)  # type: ignore[call-arg]
+
+
+def _takes_on_info(method: Callable[..., Any]) -> bool:
+    """Does ``method`` accept an ``on_info`` keyword?"""
+    try:
+        params = inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        return False
+    return "on_info" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
 
 
 def rank_moves(thinker: Thinker, board: Board, limits: Limits, count: int | None,

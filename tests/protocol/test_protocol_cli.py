@@ -94,9 +94,13 @@ def test_message_line_precedes_each_move():
     p = spawn()
     send(p, "INFO timeout_turn 100", "START 15", "BEGIN")
     assert line(p) == "OK"
-    msg = line(p, skip_messages=False)
-    assert msg.startswith("MESSAGE ") and "pv " in msg and len(msg) < 300
-    assert MOVE.match(line(p))
+    messages = [line(p, skip_messages=False)]
+    while messages[-1].startswith("MESSAGE "):
+        messages.append(line(p, skip_messages=False))
+    assert MOVE.match(messages.pop())
+    # the last MESSAGE before the move is the search in the form clients parse
+    assert messages and messages[-1].startswith("MESSAGE depth ") and " pv " in messages[-1]
+    assert all(len(m) < 300 for m in messages)
     send(p, "END")
     assert exits(p) == 0
 

@@ -753,9 +753,9 @@ def test_message_lines_show_the_search_as_rapfi_does():
     assert len(msg) == 2 and all(len(m) < 200 for m in msg)
     # Rapfi's form, read by client libraries: depth, eval (200 * logit of 62.5 %), nodes,
     # nodes a millisecond, time, then the line in letters and numbers, last.
-    assert msg[0] == "MESSAGE depth 2-5 ev 102 n 321 n/ms 1 tm 250 pv I8 H7"
+    assert msg[1] == "MESSAGE depth 2-5 ev 102 n 321 n/ms 1 tm 250 pv I8 H7"
     for part in ("winrate 62.5%", "playouts 1234"):
-        assert part in msg[1]
+        assert part in msg[0]
 
 
 def test_unavailable_engine_still_plays_and_says_so():

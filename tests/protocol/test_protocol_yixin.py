@@ -141,11 +141,13 @@ def test_show_detail_streams_the_info_block_throttled():
     assert again and not any(line.startswith("MESSAGE Depth") for line in again)  # same depth and move
 
 
-def test_without_show_detail_nothing_streams():
+def test_without_show_detail_a_progress_line_in_the_summarys_form_streams():
     s, _ = session()
     step = s.feed("BEGIN")
-    assert not s.wants_reports(step.job)
-    assert s.report(step.job, SearchInfo(1, 1, 1, 0.5, [cell(7, 7)], 0.1)) == []
+    assert s.wants_reports(step.job)
+    out = s.report(step.job, SearchInfo(4000, 300, 7, 0.5, [cell(7, 7), cell(8, 7)], 0.5))
+    assert out == ["MESSAGE depth 2-7 ev 0 n 300 n/ms 0 tm 500 pv H8 I8"]
+    assert s.report(step.job, SearchInfo(1, 1, 1, 0.5, [cell(7, 7)], 0.6)) == []  # throttled
 
 
 def test_rule_2_is_renju_and_yxshowforbid_lists_blacks_forbidden_points():
