@@ -685,8 +685,17 @@ class Session:
             return []
         job.streamed_at = now
         if not self._detail:
-            return [wire.message(analysis.progress(job.board.config, info, PV_SHOWN))] if info.pv else []
+            return [wire.message(analysis.progress(job.board.config, info, PV_SHOWN))] if info.pv and not \
+                self._ending_soon(job, info, now) else []
         return self._report_lines(job, info, final)
+
+    @staticmethod
+    def _ending_soon(job: SearchJob, info: SearchInfo, now: float) -> bool:
+        """Is the search about to end (its summary, in the same form, would repeat this report)?"""
+        limits = job.limits
+        if limits.deadline is not None and now >= limits.deadline - STREAM_PERIOD_S / 2:
+            return True
+        return limits.nodes is not None and info.nodes >= limits.nodes
 
     def _report_lines(self, job: SearchJob, info: SearchInfo, final: bool) -> list[str]:
         cfg = job.board.config
