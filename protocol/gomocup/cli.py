@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from protocol.cliargs import (add_engine_options, add_version, check_options, list_options, non_negative,
+from protocol.cliargs import (add_engine_options, add_version, check_options, integer, list_options, non_negative,
                               package_version, positive, warn_without_c_extension)
 from protocol.gomocup.loop import BrainLoop, process_start_time
 from protocol.lines import exit_now, quiet_on_closed_stdout
@@ -50,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stones in a row that win (default 5; INFO win_length overrides)")
     p.add_argument("--rule", type=_rule, default=None, metavar="N|NAME",
                    help="freestyle, exact, caro, renju or a Gomocup bitmask (INFO rule overrides)")
-    p.add_argument("--seed", type=int, default=None, help="random seed (reproducible with a playout/node limit)")
+    p.add_argument("--seed", type=integer, default=None, help="random seed (reproducible with a playout/node limit)")
     p.add_argument("--max-playouts", type=positive, default=None, metavar="N", help="playouts per move")
     p.add_argument("--max-nodes", type=positive, default=None, metavar="N",
                    help="tree nodes per move (INFO max_node overrides)")

@@ -37,6 +37,7 @@ def test_nboard_mcts_says_what_a_bad_value_should_be(argv, said, capsys):
     (["--win-length", "five"], "argument --win-length: expected a whole number, got 'five'"),
     (["--max-playouts", "1.5"], "argument --max-playouts: expected a whole number, got '1.5'"),
     (["--threads", "0"], "argument --threads: must be a positive integer, got 0"),
+    (["--seed", "x"], "argument --seed: expected a whole number, got 'x'"),
 ])
 def test_pbrain_mcts_says_what_a_bad_value_should_be(argv, said, capsys):
     line = error_of(pbrain_parser(), argv, capsys)
