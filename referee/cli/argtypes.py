@@ -17,6 +17,33 @@ def _int_at_least(text: str, least: int) -> int:
     return v
 
 
+def any_int(text: str) -> int:
+    """Any integer, e.g. a seed (argparse ``type=``)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def number(text: str) -> float:
+    """A finite number (argparse ``type=``): Elo bounds, SPRT rates."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if v != v or v in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return v
+
+
+def nonneg_ms(text: str) -> float:
+    """Milliseconds >= 0, fractions allowed (argparse ``type=``)."""
+    v = number(text)
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {text}")
+    return v
+
+
 def nonneg_int(text: str) -> int:
     """An integer >= 0 (argparse ``type=``)."""
     return _int_at_least(text, 0)

@@ -22,7 +22,7 @@ import sys
 from dataclasses import dataclass
 from typing import Callable, Sequence, TextIO
 
-from referee.cli.argtypes import engine_command, board_size, positive_int
+from referee.cli.argtypes import board_size, engine_command, nonneg_int, nonneg_ms, positive_int
 from referee.conformance.session import Session, silence_stdout
 from referee.conformance.context import Group
 from referee.conformance.nboard_suite import NBOARD_GROUPS, SESSION_OPTIONS
@@ -159,7 +159,7 @@ def _parser() -> argparse.ArgumentParser:
                         "skipped for an engine that ignores it)")
     p.add_argument("--turn-ms", type=positive_int, default=500, metavar="MS",
                    help="time per move the engine is given (INFO timeout_turn; default 500)")
-    p.add_argument("--tolerance-ms", type=int, default=1000, metavar="MS",
+    p.add_argument("--tolerance-ms", type=nonneg_int, default=1000, metavar="MS",
                    help="extra time before a move counts as late (default 1000, like Piskvork)")
     p.add_argument("--start-ms", type=positive_int, default=5000, metavar="MS",
                    help="how long to wait for the answers to START and ABOUT (default 5000)")
@@ -167,7 +167,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="how long the engine is watched for a (wrong) reply to INFO lines (default 300)")
     p.add_argument("--exit-ms", type=positive_int, default=1000, metavar="MS",
                    help="the engine must exit within MS of END or of the end of its input (default 1000)")
-    p.add_argument("--send-delay-ms", type=float, default=0, metavar="MS",
+    p.add_argument("--send-delay-ms", type=nonneg_ms, default=0, metavar="MS",
                    help="wait at least MS after the engine's last output before the next command "
                         "(default 0; Rapfi needs about 30)")
     p.add_argument("--only", action="append", default=[], metavar="NAME",

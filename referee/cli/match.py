@@ -39,7 +39,8 @@ from engine.reversi.rules import ReversiConfig
 from engine.version import package_version
 from referee.match import output as display
 from referee.cli.engines import engine_specs, load_engines_file, parse_each
-from referee.cli.argtypes import board_size, nonneg_int, plies_range, positive_int, read_text_file
+from referee.cli.argtypes import (any_int, board_size, nonneg_int, nonneg_ms, number, plies_range, positive_int,
+                                  read_text_file)
 from referee.cluster.address import cluster_address
 from referee.games import GAME_TYPES
 from referee.games.adjudication import Adjudication
@@ -186,7 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--start-ms", type=positive_int, default=5000, metavar="MS",
                    help="how long an engine may take to start and answer START (default 5000; not on "
                         "its clock)")
-    t.add_argument("--send-delay-ms", type=float, default=0, metavar="MS",
+    t.add_argument("--send-delay-ms", type=nonneg_ms, default=0, metavar="MS",
                    help="wait at least MS after an engine's last output before sending it the next "
                         "command (default 0; Rapfi drops commands sent too soon and needs about 30)")
     o = p.add_argument_group("openings", _wrap(
@@ -206,7 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default 4-6)")
     o.add_argument("--empty-board", action="store_true", help="start every game on the empty board "
                                                               "(the same as --random-opening 0)")
-    o.add_argument("--seed", type=int, default=None,
+    o.add_argument("--seed", type=any_int, default=None,
                    help="seed of the random openings (default: drawn at random and printed; give it "
                         "back to replay the same openings)")
     o.add_argument("--transform", action="store_true",
@@ -247,15 +248,15 @@ def build_parser() -> argparse.ArgumentParser:
                         "otherwise), 'games' = each game's final board and verdict, 'none' = only the "
                         "summary. Final boards show the winning line in lower case")
     r.add_argument("--quiet", action="store_true", help="print only the final summary (= --display none)")
-    r.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
+    r.add_argument("--sprt", nargs=2, type=number, metavar=("ELO0", "ELO1"),
                    help="stop early once a sequential probability ratio test decides between engine1 "
                         "being ELO0 and ELO1 Elo stronger than engine2 (e.g. --sprt 0 10)")
     r.add_argument("--sprt-model", choices=SPRT_MODELS, default="logistic",
                    help="the Elo of --sprt's bounds: logistic (the default) or normalized (nElo, as fishtest "
                         "and fastchess define it); the test runs on colour-swapped pairs (pentanomial), "
                         "on single games only when a person plays")
-    r.add_argument("--alpha", type=float, default=0.05, help="SPRT false-positive rate (default 0.05)")
-    r.add_argument("--beta", type=float, default=0.05, help="SPRT false-negative rate (default 0.05)")
+    r.add_argument("--alpha", type=number, default=0.05, help="SPRT false-positive rate (default 0.05)")
+    r.add_argument("--beta", type=number, default=0.05, help="SPRT false-negative rate (default 0.05)")
     return p
 
 

@@ -12,7 +12,7 @@ import argparse
 import sys
 from typing import Sequence
 
-from referee.cli.argtypes import engine_command
+from referee.cli.argtypes import engine_command, nonneg_ms
 from referee.conformance.script import DEFAULT_TIMEOUT_MS, Expect, Step, parse_script, run_script, transcript_game
 from referee.conformance.session import silence_stdout
 from referee.errors import EngineStartError, ScriptError
@@ -32,10 +32,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="engine command line as one string (split like a shell, run without one)")
     p.add_argument("--game", choices=("mnk", "reversi"), default="mnk",
                    help="mnk: a Gomocup engine (the default); reversi: an NBoard engine")
-    p.add_argument("--send-delay-ms", type=float, default=0, metavar="MS",
+    p.add_argument("--send-delay-ms", type=nonneg_ms, default=0, metavar="MS",
                    help="wait at least MS after the engine's last output before the next line "
                         "(default 0; Rapfi needs about 30)")
-    p.add_argument("--timeout-ms", type=float, default=DEFAULT_TIMEOUT_MS, metavar="MS",
+    p.add_argument("--timeout-ms", type=nonneg_ms, default=DEFAULT_TIMEOUT_MS, metavar="MS",
                    help=f"default wait per expectation (default {DEFAULT_TIMEOUT_MS:g})")
     p.add_argument("-v", "--verbose", action="store_true", help="print each step as it runs")
     return p
