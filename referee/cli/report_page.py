@@ -64,9 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         info.sprt = {"elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta, "model": s.model}
     builder = ReportBuilder(info)
     for obj in records:
-        builder.add(obj)
+        builder.add_record(obj)
     try:
-        path = write_page(out_dir, builder.data("recorded"))
+        path = write_page(out_dir, builder.data("recorded"), builder.games_json)
     except OSError as exc:
         print(f"referee report: cannot write {out_dir / 'report.html'}: {exc.strerror or exc}", file=sys.stderr)
         return 2

@@ -279,7 +279,7 @@ class _Match:
             self._write_failed(exc)
         self.outcome.count(r)
         if self.report is not None:
-            self.report.game_recorded()
+            self.report.game_recorded(r, self.tournament.record_fields(r.game))
         self.view.game_ended(r, self.outcome, self.runner.progress() if self.runner is not None else {})
         if self.outcome.write_error is not None:
             return True

@@ -18,16 +18,16 @@ import re
 import time
 from typing import Any, Sequence
 
-from engine.mnk.rules import winning_line
-from referee.games import rules_for
+from engine.mnk.rules import BORDER, EMPTY, line_wins
 from referee.games.verdicts import Termination
 from referee.match import output
-from referee.match.pentanomial import pair_interval
+from referee.match.pentanomial import Pairs, pair_interval
 from referee.match.settings import MatchOutcome
-from referee.match.standings import Standings
+from referee.match.standings import EngineLine, Standings
 from referee.match.stats import Tally, elo_interval, sprt_bounds
 from referee.play.result import GameResult
 from referee.report.info import ReportInfo, colours_of, config_of_record, placeholder_tournament
+from referee.report.page import to_json
 
 __all__ = ["ReportBuilder", "ALPHABET", "PASS", "MAX_POINTS", "move_codes", "decode_cells"]
 
@@ -44,20 +44,27 @@ _FOUL_REVERSI = re.compile(r"played ([a-z])(\d{1,2})\b")
 _FOULS = (Termination.FORBIDDEN.value, Termination.ILLEGAL_MOVE.value)
 
 
+#: Every cell's two characters, by column then row.
+_CODES = [[a + b for b in ALPHABET] for a in ALPHABET]
+
+
 def _code(x: int, y: int) -> str:
-    return ALPHABET[x] + ALPHABET[y]
+    return _CODES[x][y]
 
 
 def move_codes(obj: dict) -> str:
     """A recorded game's moves (``results.jsonl``'s ``moves``), two characters each."""
-    out = []
-    if obj.get("game_type", "mnk") == "reversi":
-        for word in obj["moves"]:
+    return _codes(obj.get("game_type", "mnk"), obj["moves"])
+
+
+def _codes(game_type: str, moves: Sequence[Any]) -> str:
+    if game_type == "reversi":
+        out = []
+        for word in moves:
             w = str(word).lower()
             out.append(PASS if w in ("pass", "pa") else _code(ord(w[0]) - ord("a"), int(w[1:]) - 1))
-    else:
-        out.extend(_code(int(x), int(y)) for x, y in obj["moves"])
-    return "".join(out)
+        return "".join(out)
+    return "".join([_CODES[x][y] for x, y in moves])
 
 
 def decode_cells(codes: str) -> list[tuple[int, int] | None]:
@@ -76,15 +83,16 @@ def _triple(t: tuple[float, float, float]) -> list[float | None]:
 
 
 class ReportBuilder:
-    """The report of one match, fed its ``results.jsonl`` objects in file order (:meth:`add`);
-    :meth:`data` gives the page's data at any point."""
+    """The report of one match, fed its games in the order they ended (:meth:`add` as the match
+    records them, :meth:`add_record` from ``results.jsonl``); :meth:`data` gives the page's data
+    at any point."""
 
     def __init__(self, info: ReportInfo) -> None:
         self.info = info
         self.names = list(info.names)
-        self.records: list[dict] = []
         self.results: list[GameResult] = []  # the scored and listed games, as the match counted them
         self.games: list[dict] = []  # the page's game entries, made once each
+        self.games_json: list[str] = []  # and each as the page embeds it (see page.render)
         self.sprt = info.sprt_test()
         n = len(info.names)
         self.standings: Standings | None = None
@@ -100,22 +108,29 @@ class ReportBuilder:
         self.lengths: list[int] = []
         self.step = 1
         self.points: list[dict] = []
-        self._rules: dict[tuple, Any] = {}
+        self._configs: dict[tuple, Any] = {}
 
     # Feeding ---------------------------------------------------------------------------
-    def add(self, obj: dict) -> None:
-        """Count and list one game of ``results.jsonl`` (an interrupted one, or one that is not
-        a game record, is skipped: the match never counts them)."""
-        if obj.get("termination") == Termination.INTERRUPTED.value:
-            return
+    def add_record(self, obj: dict) -> None:
+        """Count and list one game of ``results.jsonl`` (one that is not a game record is skipped)."""
         try:
             r = GameResult.from_json(obj)
-            entry = self._entry(obj, r)
-        except (KeyError, TypeError, ValueError, IndexError):
+        except (KeyError, TypeError, ValueError):
             return
-        self.records.append(obj)
+        self.add(r, obj)
+
+    def add(self, r: GameResult, fields: dict | None = None) -> None:
+        """Count and list the recorded game ``r`` (``fields``: what a tournament's record adds,
+        its ``engine_numbers``).  An interrupted game is skipped, as the match never counts one."""
+        if r.termination == Termination.INTERRUPTED.value:
+            return
+        try:
+            entry = self._entry(fields or {}, r)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            return
         self.results.append(r)
         self.games.append(entry)
+        self.games_json.append(to_json(entry))
         if not self._count(r):
             return
         if r.termination != Termination.ABANDONED.value:
@@ -128,7 +143,7 @@ class ReportBuilder:
                 per[r.termination] = per.get(r.termination, 0) + 1
             done = self._scored()
             if done % self.step == 0:
-                self.points.append(self._point(done))
+                self.points.append(self._counts(done))
                 if len(self.points) > MAX_POINTS:
                     self.step *= 2
                     self.points = [p for p in self.points if p["x"] % self.step == 0]
@@ -151,9 +166,9 @@ class ReportBuilder:
             return self.outcome.tally.games
         return self.standings.games if self.standings is not None else 0
 
-    def _engines_of(self, obj: dict) -> tuple[int, int]:
-        """The places (0-based) of a game's engine1 and engine2."""
-        places = obj.get("engine_numbers")
+    def _engines_of(self, fields: dict) -> tuple[int, int]:
+        """The places (0-based) of a game's engine1 and engine2 (a tournament's record ``fields``)."""
+        places = fields.get("engine_numbers")
         if self.info.is_match or not isinstance(places, list):
             return 0, 1
         i, j = (int(p) - 1 for p in places)
@@ -161,9 +176,9 @@ class ReportBuilder:
             raise ValueError("engine_numbers out of range")
         return i, j
 
-    def _entry(self, obj: dict, r: GameResult) -> dict:
+    def _entry(self, fields: dict, r: GameResult) -> dict:
         """The page's entry of one game (see the module docstring for the moves)."""
-        i, j = self._engines_of(obj)
+        i, j = self._engines_of(fields)
         for place, name in ((i, r.engine1), (j, r.engine2)):
             if name:
                 self.names[place] = name
@@ -174,10 +189,10 @@ class ReportBuilder:
             won = 0
         else:
             won = 1 if (r.winner == "engine1") == (r.first == 1) else 2
-        times = [int(t) for t in r.times_ms]
+        times = list(r.times_ms)
         entry: dict[str, Any] = {
             "g": r.game, "e": [first, second], "w": won, "t": r.termination, "why": r.reason,
-            "mv": move_codes(obj), "op": int(r.opening or 0), "ms": times,
+            "mv": _codes(r.game_type, r.moves), "op": int(r.opening or 0), "ms": times,
             "tm": [sum(times[0::2]), sum(times[1::2])], "d": round(float(r.duration_s or 0.0), 2),
         }
         if r.game_type == "reversi":
@@ -186,37 +201,62 @@ class ReportBuilder:
                 entry["discs"] = list(r.discs)
         else:
             entry["f"] = [f"game-{r.game:04d}.sgf", f"game-{r.game:04d}.psq"]
-        line = self._winning_line(obj, r)
+        line = self._winning_line(r)
         if line:
             entry["line"] = line
-        foul = self._foul(obj, r)
+        foul = self._foul(r)
         if foul:
             entry["foul"] = foul
-        if obj.get("foul") is True:
+        if getattr(r, "foul", None) is True:
             entry["fm"] = 1  # the last move is the foul itself: shown marked, not as a stone
         return entry
 
-    def _config(self, obj: dict) -> Any:
-        key = (obj.get("game_type"), obj.get("width"), obj.get("height"), obj.get("win_length"), obj.get("rule"))
-        if key not in self._rules:
-            self._rules[key] = config_of_record(obj)
-        return self._rules[key]
+    def _key(self, r: GameResult) -> tuple:
+        return r.game_type, r.width, r.height, r.win_length, r.rule
 
-    def _winning_line(self, obj: dict, r: GameResult) -> str:
-        """The stones of the line that won (m,n,k), as move codes."""
+    def _config(self, r: GameResult) -> Any:
+        key = self._key(r)
+        if key not in self._configs:
+            self._configs[key] = config_of_record(dict(zip(("game_type", "width", "height", "win_length", "rule"),
+                                                           key), game=r.game))
+        return self._configs[key]
+
+    def _winning_line(self, r: GameResult) -> str:
+        """The stones of the line that won (m,n,k), as move codes: the runs through the last stone
+        that the rules' :func:`engine.mnk.rules.line_wins` says win (as the final board shows them)."""
         if r.game_type == "reversi" or r.termination != Termination.LINE.value or not r.moves:
             return ""
-        config = self._config(obj)
-        board = rules_for(config).replay(r.moves)
-        if not board.history:
-            return ""
-        return "".join(_code(*config.xy(m)) for m in winning_line(board, board.history[-1]))
+        config = self._config(r)
+        w, h = config.width, config.height
+        player = 1 + (len(r.moves) - 1) % 2  # the last stone's colour: the first colour's on even plies
+        mine = {x * 64 + y for x, y in r.moves[player - 1::2]}
+        theirs = {x * 64 + y for x, y in r.moves[2 - player::2]}
 
-    def _foul(self, obj: dict, r: GameResult) -> str:
+        def held(x: int, y: int) -> int:
+            if not (0 <= x < w and 0 <= y < h):
+                return BORDER
+            key = x * 64 + y
+            return player if key in mine else 3 - player if key in theirs else EMPTY
+
+        lx, ly = r.moves[-1]
+        out: list[str] = []
+        for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            lo = 1
+            while held(lx - lo * dx, ly - lo * dy) == player:
+                lo += 1
+            hi = 1
+            while held(lx + hi * dx, ly + hi * dy) == player:
+                hi += 1
+            run = lo + hi - 1
+            if line_wins(config, run, held(lx - lo * dx, ly - lo * dy), held(lx + hi * dx, ly + hi * dy), player):
+                out.extend(_code(lx + i * dx, ly + i * dy) for i in range(1 - lo, hi))
+        return "".join(sorted(set(out), key=lambda c: (ALPHABET.index(c[1]), ALPHABET.index(c[0]))))
+
+    def _foul(self, r: GameResult) -> str:
         """The cell of the foul that ended the game, when it is on the board: the last move when
         the record keeps the foul (``"foul": true``), else the cell its reason names."""
-        if obj.get("foul") is True and r.moves:
-            return move_codes({"game_type": r.game_type, "moves": r.moves[-1:]})
+        if getattr(r, "foul", None) is True and r.moves:
+            return _codes(r.game_type, r.moves[-1:])
         if r.termination not in _FOULS:
             return ""
         if r.game_type == "reversi":
@@ -231,38 +271,47 @@ class ReportBuilder:
             x, y = int(m.group(1)), int(m.group(2))
         return _code(x, y) if 0 <= x < r.width and 0 <= y < r.height else ""
 
-    def _point(self, done: int) -> dict:
-        """The plotted figures after ``done`` scored games."""
-        point: dict[str, Any] = {"x": done}
+    def _counts(self, done: int) -> dict:
+        """What a plotted point needs after ``done`` scored games: the counts alone (its figures are
+        worked out when a page is written, and only for the points a page keeps)."""
         if self.outcome is not None:
-            point["elo"] = _triple(self._match_elo())
+            t = self.outcome.tally
+            return {"x": done, "c": (t.wins, t.draws, t.losses, tuple(self.outcome.pairs.counts))}
+        assert self.standings is not None
+        return {"x": done, "c": tuple((e.wins, e.draws, e.losses, tuple(e.pairs.counts))
+                                      for e in self.standings.engines)}
+
+    def _point(self, counts: dict) -> dict:
+        """The plotted figures of a point of :meth:`_counts` (computed once)."""
+        if "elo" in counts:
+            return counts
+        if self.outcome is not None:
+            w, d, l, pairs = counts["c"]
+            # the match's own objects, holding these counts, give the figures as they give the summary's
+            then = MatchOutcome(Tally(w, d, l), pairs=Pairs(list(pairs)), paired=self.outcome.paired)
+            counts["elo"] = _triple(_match_elo(then))
             if self.sprt is not None:
-                point["llr"] = round(self.outcome.sprt_state(self.sprt).llr, 3)
-        elif self.standings is not None:
-            point["elo"] = [_triple(line.elo()) if line.games else [None, None, None]
-                            for line in self.standings.engines]
-        return point
+                counts["llr"] = round(then.sprt_state(self.sprt).llr, 3)
+        else:
+            lines = [EngineLine(w, d, l, Pairs(list(pairs))) for w, d, l, pairs in counts["c"]]
+            counts["elo"] = [_triple(line.elo()) if line.games else [None, None, None] for line in lines]
+        return counts
 
     def _match_elo(self) -> tuple[float, float, float]:
-        """Engine1's Elo: from its colour-swapped pairs in a paired match, else from its games."""
-        o = self.outcome
-        assert o is not None
-        if o.paired and o.pairs.n:
-            return pair_interval(o.pairs.counts)
-        t = o.tally
-        return elo_interval(t.wins, t.draws, t.losses)
+        assert self.outcome is not None
+        return _match_elo(self.outcome)
 
     # The page's data -------------------------------------------------------------------
     def data(self, state: str = "recorded") -> dict:
         """Everything the page shows (``state``: ``running``, ``finished``, ``interrupted`` or
         ``recorded``; see the page's script for how each part is drawn)."""
         info = self.info
-        first = self.records[0] if self.records else None
-        colours = colours_of(first)
+        first = self.results[0] if self.results else None
+        colours = colours_of(None if first is None else self._config(first))
         done = self._scored()
-        points = list(self.points)
+        points = [self._point(p) for p in self.points]
         if done and (not points or points[-1]["x"] != done):
-            points.append(self._point(done))
+            points.append(self._point(self._counts(done)))
         out: dict[str, Any] = {
             "version": 1,
             "kind": "match" if info.is_match else "gauntlet" if info.gauntlet else "round-robin",
@@ -275,10 +324,9 @@ class ReportBuilder:
             "games": self.games,
         }
         if first is not None:
-            config = self._config(first)
-            out["board"] = {"game": first.get("game_type", "mnk"), "w": int(first["width"]),
-                            "h": int(first["height"]), "k": first.get("win_length"), "rule": first.get("rule")}
-            out["rules"] = output.rules_text(config)
+            out["board"] = {"game": first.game_type, "w": first.width, "h": first.height, "k": first.win_length,
+                            "rule": first.rule}
+            out["rules"] = output.rules_text(self._config(first))
         out["summary"] = self._summary_text(colours)
         out["standings"] = self._standings_rows()
         if self.standings is not None:
@@ -371,6 +419,14 @@ class ReportBuilder:
                                "hi": [p["elo"][e][2] for p in points]})
             plots["elo"] = series
         return plots
+
+
+def _match_elo(o: MatchOutcome) -> tuple[float, float, float]:
+    """Engine1's Elo: from its colour-swapped pairs in a paired match, else from its games."""
+    if o.paired and o.pairs.n:
+        return pair_interval(o.pairs.counts)
+    t = o.tally
+    return elo_interval(t.wins, t.draws, t.losses)
 
 
 def _row(rank: int, e: int, w: int, d: int, l: int, figures: tuple[float, float, float] | None,

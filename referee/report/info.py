@@ -171,16 +171,12 @@ def config_of_record(obj: dict) -> Any:
         raise ValueError(f"game {obj.get('game')}: no board this referee knows ({exc})") from None
 
 
-def rules_text_of(obj: dict) -> str:
-    """The rules of a recorded game in words (what the terminal's banner says)."""
-    return output.rules_text(config_of_record(obj))
-
-
-def colours_of(obj: dict | None) -> tuple[str, str]:
-    """The names of the first and second colour (``X``/``O``, ``black``/``white``)."""
-    if obj is None:
+def colours_of(config: Any) -> tuple[str, str]:
+    """The names of the first and second colour of a game configuration (``X``/``O``,
+    ``black``/``white``; ``None``: X and O)."""
+    if config is None:
         return "X", "O"
-    rules = rules_for(config_of_record(obj))
+    rules = rules_for(config)
     return rules.colour_name(1), rules.colour_name(2)
 
 

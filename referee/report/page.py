@@ -15,8 +15,9 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from string import Template
+from typing import Any, Sequence
 
-__all__ = ["REPORT_FILE", "render", "write_page", "embedded_data"]
+__all__ = ["REPORT_FILE", "render", "write_page", "embedded_data", "to_json"]
 
 #: The page's file in ``--out DIR``.
 REPORT_FILE = "report.html"
@@ -36,21 +37,32 @@ def _title(data: dict) -> str:
     return f"{data.get('kind', 'tournament')} of {len(names)} engines"
 
 
-def render(data: dict) -> str:
-    """The page for ``data`` (what :meth:`referee.report.data.ReportBuilder.data` gives)."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    text = text.replace("<", "\\u003c")  # (only inside strings: still the same JSON)
+def to_json(obj: Any) -> str:
+    """``obj`` as the page embeds it: compact JSON with ``<`` escaped (only strings hold one, so
+    it is the same JSON), which no text can turn into the end of the script element."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False).replace("<", "\\u003c")
+
+
+def render(data: dict, games_json: Sequence[str] | None = None) -> str:
+    """The page for ``data`` (what :meth:`referee.report.data.ReportBuilder.data` gives);
+    ``games_json``: its games already in :func:`to_json` form, one string each (a long
+    match's page is then written without encoding every game again)."""
+    if games_json is None:
+        text = to_json(data)
+    else:
+        rest = to_json({k: v for k, v in data.items() if k != "games"})
+        text = rest[:-1] + ',"games":[' + ",".join(games_json) + "]}"
     return Template(_asset("report.html")).substitute(
         title=html.escape(_title(data) + " - referee report"), css=_asset("report.css"), js=_asset("report.js"),
         data=text)
 
 
-def write_page(out_dir: str | os.PathLike, data: dict) -> Path:
+def write_page(out_dir: str | os.PathLike, data: dict, games_json: Sequence[str] | None = None) -> Path:
     """Write the page of ``data`` as ``out_dir/report.html``, through a temporary file renamed over
     it, so that a browser (or a copy) never reads half a page."""
     path = Path(out_dir) / REPORT_FILE
     tmp = path.with_name(f".{REPORT_FILE}.tmp")
-    tmp.write_text(render(data), encoding="utf-8")
+    tmp.write_text(render(data, games_json), encoding="utf-8")
     os.replace(tmp, path)
     return path
 

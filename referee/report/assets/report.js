@@ -288,6 +288,8 @@
     { h: "time (s)", v: function (g) { return g.tm[0] + g.tm[1]; }, show: function (g) { return seconds(g.tm[0]) + " / " + seconds(g.tm[1]); } }
   ];
   var sortCol = 0, sortAsc = true;
+  /* Rows drawn at first: a browser lays out thousands of rows slowly; the rest are a click away. */
+  var PAGE_ROWS = 200, shownRows = PAGE_ROWS;
   function gameRow(g) {
     var tr = el("tr", { "class": "game", "data-g": g.g, title: g.why, on: { click: function () { openGame(g.g, true); } } });
     COLS.forEach(function (c) { tr.appendChild(el("td", { "class": c.l ? "l" : null, text: c.show ? c.show(g) : c.v(g) })); });
@@ -330,9 +332,15 @@
     });
     body.textContent = "";
     var frag = document.createDocumentFragment();
-    list.forEach(function (g) { frag.appendChild(gameRow(g)); });
+    list.slice(0, shownRows).forEach(function (g) { frag.appendChild(gameRow(g)); });
+    if (list.length > shownRows) {
+      frag.appendChild(el("tr", { "class": "more" }, el("td", { colspan: COLS.length, "class": "l" },
+        el("button", { id: "show-all", type: "button", text: "show all " + list.length + " games",
+          on: { click: function () { shownRows = Infinity; renderRows(); } } }))));
+    }
     body.appendChild(frag);
-    document.getElementById("f-count").textContent = list.length + " of " + D.games.length + " games";
+    document.getElementById("f-count").textContent = list.length + " of " + D.games.length + " games" +
+      (list.length > shownRows ? " (the first " + shownRows + " shown)" : "");
     Array.prototype.forEach.call(document.querySelectorAll("#games th"), function (th, i) {
       th.className = (COLS[i].l ? "l " : "") + (i === sortCol ? "sorted" + (sortAsc ? " asc" : "") : "");
     });
@@ -516,6 +524,9 @@
                 plots: Array.prototype.map.call(document.querySelectorAll("#plots svg"), function (s) { return s.id; }),
                 series: document.querySelectorAll("#plot-elo path.series").length,
                 llr_bounds: document.querySelectorAll("#plot-llr line.bound").length };
+    var more = document.getElementById("show-all");
+    if (more) more.click();
+    out.all_rows = document.querySelectorAll("#games tbody tr.game").length;
     D.games.forEach(function (g) {
       document.querySelector('#games tbody tr[data-g="' + g.g + '"]').dispatchEvent(new MouseEvent("click", { bubbles: true }));
       document.getElementById("b-first").click();
@@ -556,5 +567,7 @@
     if (hash === "#selftest") selftest();
   }
   try { main(); } catch (err) { window.reportErrors.push(String(err && err.stack || err)); }
+  // how long the page took from navigation to built (measured by the docs' figures)
+  document.body.setAttribute("data-built-ms", Math.round(performance.now()));
   document.getElementById("script-errors").textContent = window.reportErrors.join("\n");
 })();

@@ -6,18 +6,22 @@ through the statistics functions; the report must show the same, also at every p
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import math
 
 import pytest
 
+from engine.mnk.rules import winning_line
 from referee.cli.main import main
+from referee.games import rules_for
 from referee.match.pentanomial import Pairs, pair_interval
 from referee.match.stats import Sprt, elo_interval, sprt_bounds
+from referee.play.result import GameResult
 from referee.report import data as report_data
 from referee.report.data import ALPHABET, ReportBuilder, decode_cells, move_codes
-from referee.report.info import INFO_FILE, ReportInfo, load_info
+from referee.report.info import INFO_FILE, ReportInfo, config_of_record, load_info
 from referee.report.live import LiveReport
 from referee.report.page import embedded_data, render
 from support.report_matches import engines_of, page_data, play, records
@@ -186,17 +190,18 @@ def test_the_page_cannot_be_broken_by_a_name_or_a_reason():
            "winner": "engine2", "termination": "crash", "reason": "</script> <!-- crashed", "moves": [[1, 1]],
            "times_ms": [5], "width": 5, "height": 5, "win_length": 3, "rule": "freestyle"}
     b = ReportBuilder(ReportInfo(names=["a", "b"], tags=["engine1", "engine2"], per_pairing=2))
-    b.add(obj)
-    page = render(b.data())
-    assert "</script><script>alert" not in page and "<!-- crashed" not in page
-    d = embedded_data(page)
-    assert d["engines"][0]["name"] == obj["engine1"] and d["games"][0]["why"] == obj["reason"]
+    b.add_record(obj)
+    for page in (render(b.data()), render(b.data(), b.games_json)):  # the games encoded at once, or kept
+        assert "</script><script>alert" not in page and "<!-- crashed" not in page
+        d = embedded_data(page)
+        assert d["engines"][0]["name"] == obj["engine1"] and d["games"][0]["why"] == obj["reason"]
+        assert d["games"] == b.data()["games"]
 
 
 def test_junk_and_interrupted_lines_are_skipped():
     b = ReportBuilder(ReportInfo(names=["a", "b"], tags=["engine1", "engine2"], per_pairing=2))
-    b.add({"game": 1, "termination": "line"})  # no moves, no players
-    b.add({"game": 1, "engine1": "a", "engine2": "b", "first": 1, "winner": None, "termination": "interrupted",
+    b.add_record({"game": 1, "termination": "line"})  # no moves, no players
+    b.add_record({"game": 1, "engine1": "a", "engine2": "b", "first": 1, "winner": None, "termination": "interrupted",
            "reason": "", "moves": [], "times_ms": []})
     assert b.data()["games"] == [] and b.data()["done"] == 0
 
@@ -205,9 +210,9 @@ def test_the_foul_is_marked_on_its_cell():
     base = {"engine1": "a", "engine2": "b", "first": 1, "winner": "engine2", "width": 15, "height": 15,
             "win_length": 5, "rule": "renju", "times_ms": [0, 0, 0]}
     b = ReportBuilder(ReportInfo(names=["a", "b"], tags=["engine1", "engine2"], per_pairing=2))
-    b.add({**base, "game": 1, "termination": "forbidden", "moves": [[7, 7], [8, 8], [6, 6]], "foul": True,
+    b.add_record({**base, "game": 1, "termination": "forbidden", "moves": [[7, 7], [8, 8], [6, 6]], "foul": True,
            "reason": "a (engine1) played 6,6: black's 6,6 is a double three, forbidden under renju"})
-    b.add({**base, "game": 2, "termination": "illegal_move", "moves": [[7, 7], [8, 8]], "times_ms": [0, 0],
+    b.add_record({**base, "game": 2, "termination": "illegal_move", "moves": [[7, 7], [8, 8]], "times_ms": [0, 0],
            "reason": "a (engine1) played 8,8, which is occupied"})
     g1, g2 = b.data()["games"]
     assert (g1["foul"], g1["fm"]) == ("66", 1)
@@ -220,38 +225,62 @@ def test_plots_keep_a_bounded_number_of_points(dirs, monkeypatch):
     b = ReportBuilder(ReportInfo(names=["a", "b"], tags=["engine1", "engine2"], per_pairing=60))
     for copy in range(10):  # the six games again and again, numbered on
         for r in recs:
-            b.add({**r, "game": r["game"] + 6 * copy})
+            b.add_record({**r, "game": r["game"] + 6 * copy})
     xs = b.data()["plots"]["x"]
     assert len(xs) <= 9 and xs[-1] == 60 and b.step > 1
     assert all(x % b.step == 0 for x in xs[:-1])
 
 
 def test_the_live_page_is_written_at_the_first_game_then_rarely_then_at_the_end(dirs, tmp_path):
-    lines = (dirs["sprt"] / "results.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    recs = records(dirs["sprt"])
     out = tmp_path / "live"
     out.mkdir()
+    (out / "results.jsonl").write_text(json.dumps(recs[0]) + "\n", encoding="utf-8")  # a resumed game
     live = LiveReport(out, ReportInfo(names=["a", "b"], tags=["engine1", "engine2"], per_pairing=6),
                       min_interval_s=3600)
-    with open(out / "results.jsonl", "w", encoding="utf-8") as f:
-        for line in lines:
-            f.write(line)
-            f.flush()
-            live.game_recorded()
-        f.write(lines[0][:20])  # a line still being written is not read
-    assert live.writes == 1 and page_data(out)["recorded"] == 1 and page_data(out)["state"] == "running"
-    live.close()
-    assert live.writes == 2 and page_data(out)["recorded"] == 6 and page_data(out)["state"] == "finished"
+    for obj in recs[1:]:
+        live.game_recorded(GameResult.from_json(obj), obj)
+    assert live.writes == 1 and page_data(out)["recorded"] == 2 and page_data(out)["state"] == "running"
+    live.close(interrupted=True)
+    d = page_data(out)
+    assert live.writes == 2 and d["state"] == "interrupted"
+    assert [g["g"] for g in d["games"]] == [r["game"] for r in recs]
     assert load_info(out).per_pairing == 6
+
+
+def test_a_match_that_recorded_nothing_leaves_no_page(tmp_path):
+    live = LiveReport(tmp_path, ReportInfo(names=["a", "b"], tags=["engine1", "engine2"]))
+    live.close()
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_page_that_cannot_be_written_leaves_the_match_alone(dirs, tmp_path):
     out = tmp_path / "blocked"
     out.mkdir()
     (out / "report.html").mkdir()  # a folder where the page goes: every write fails
-    (out / "results.jsonl").write_bytes((dirs["sprt"] / "results.jsonl").read_bytes())
     err = io.StringIO()
     live = LiveReport(out, ReportInfo(names=["a", "b"], tags=["engine1", "engine2"]), err=err)
-    live.game_recorded()
+    for obj in records(dirs["sprt"]):
+        live.game_recorded(GameResult.from_json(obj), obj)
     live.close()
     assert live.writes == 0 and err.getvalue().count("cannot write") == 1
     assert json.loads((out / INFO_FILE).read_text())["names"] == ["a", "b"]
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "exact", "caro"])
+def test_the_winning_line_is_the_one_the_rules_mark(rule, tmp_path):
+    out = tmp_path / rule
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["random", "random", "--size", "7", "--win-length", "4", "--rule", rule, "--games", "12",
+                     "--seed", "7", "--out", str(out), "--quiet"]) == 0
+    recs = records(out)
+    checked = 0
+    for g, r in zip(page_data(out)["games"], recs):
+        if r["termination"] != "line":
+            continue
+        config = config_of_record(r)
+        board = rules_for(config).replay(r["moves"])
+        expected = {config.xy(m) for m in winning_line(board, board.history[-1])}
+        assert set(decode_cells(g["line"])) == expected
+        checked += 1
+    assert checked > 0

@@ -45,7 +45,7 @@ def test_chromium_renders_the_report_and_replays_every_game_to_its_recorded_end(
     engines = 3 if name == "round-robin" else 2
     assert result["errors"] == []
     assert result["standings"] == engines
-    assert result["rows"] == len(recs)
+    assert result["rows"] == result["all_rows"] == len(recs)
     assert result["rows_engine0"] == sum(0 in engines_of(r) for r in recs)
     assert {"plot-elo", "plot-verdicts", "plot-lengths"} <= set(result["plots"])
     assert result["series"] == (3 if name == "round-robin" else 1)
@@ -56,6 +56,15 @@ def test_chromium_renders_the_report_and_replays_every_game_to_its_recorded_end(
         assert result["marks"][g]["clicks"] == len(r["moves"])  # one press of 'next' a move
         if r["termination"] == "line":
             assert result["marks"][g]["win"] >= r["win_length"]
+
+
+def test_a_long_match_draws_its_first_rows_and_the_rest_on_a_click(tmp_path):
+    out = play("sprt", tmp_path / "match")
+    page = out / "report.html"
+    page.write_text(page.read_text(encoding="utf-8").replace("PAGE_ROWS = 200", "PAGE_ROWS = 4"), encoding="utf-8")
+    result = selftest(out, tmp_path)
+    assert (result["rows"], result["all_rows"]) == (4, 6)
+    assert all(result["boards"][str(r["game"])] == final_board(r) for r in records(out))
 
 
 def test_a_link_to_one_game_shows_it_first(tmp_path):
