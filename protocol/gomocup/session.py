@@ -64,9 +64,6 @@ PV_SHOWN = 8
 #: :data:`STREAM_LINES` lines, so a long think or a ranking of every move cannot flood the pipe.
 STREAM_PERIOD_S = 0.5
 STREAM_LINES = 20
-#: A balance move is chosen among root moves searched at least this share of the most
-#: searched one (the values of barely searched moves are noise).
-BALANCE_MIN_SHARE = 0.02
 
 
 @dataclass(frozen=True)
@@ -734,7 +731,7 @@ class Session:
             for i, r in enumerate(shown[:STREAM_LINES] if job.kind == "defend" else shown):
                 lines.append(wire.message(analysis.pv_row(cfg, i, r, result.depth)))
         else:
-            picked = self._balanced(board, ranked, job.kind, job.bias)
+            picked = yixin.balanced(board, ranked, job.kind == "balance2", job.bias)
         if self._detail:
             lines += self._report_lines(job, _final_info(result, shown), True)
         lines += [wire.message(t) for t in analysis.summary(result, cfg, job.reason, PV_SHOWN)]
@@ -743,24 +740,6 @@ class Session:
         self._clock.charge((self._now() - job.arrival) * 1000.0)
         lines.append(" ".join(wire.format_move(*cfg.xy(m)) for m in picked))
         return lines
-
-    @staticmethod
-    def _balanced(board: Board, ranked: list[RootMove], kind: str, bias: int) -> list[int]:
-        """The move (balance one), or the move and the opponent's best reply in its line
-        (balance two), whose value for the side to move is nearest ``bias`` (eval units:
-        0 is an even game)."""
-        target = 1.0 / (1.0 + math.exp(-bias / analysis.EVAL_SCALE))
-        most = max(r.visits for r in ranked)
-        pool = [r for r in ranked if r.proven is None and r.visits >= BALANCE_MIN_SHARE * most] or ranked
-        best = min(pool, key=lambda r: (abs(r.value - target), -r.visits))
-        if kind != "balance2":
-            return [best.move]
-        after = board.copy()
-        after.play(best.move)
-        if after.is_over:
-            return [best.move]
-        reply = best.pv[1] if len(best.pv) > 1 and after.is_empty(best.pv[1]) else quick_move(after)
-        return [best.move, reply]
 
 
 def _final_info(result: SearchResult, ranked: list[RootMove] | None = None) -> SearchInfo:

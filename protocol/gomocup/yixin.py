@@ -8,7 +8,8 @@ lines besides the Gomocup ones.  Each falls in one of four kinds:
   ``YXBALANCEONE b``, ``YXBALANCETWO b``): parsed by :mod:`protocol.gomocup.wire`, run by
   the session;
 - questions answered at once (``YXSHOWINFO``, ``YXSHOWFORBID``, the hash table's
-  ``YXSHOWHASHUSAGE``): :func:`show_info` and :func:`forbid_line` here;
+  ``YXSHOWHASHUSAGE``): :func:`show_info` and :func:`forbid_line` here, and the balance
+  commands' pick from the search's ranking, :func:`balanced`;
 - commands for things this brain does not have (an opening database, a transposition
   table, blocked cells, the special openings' steps).  They are read whole -- a block of
   ``x,y`` lines up to ``DONE``, or a file path on the next line -- and answered quietly:
@@ -21,9 +22,14 @@ Coordinates in every answer are the brain's ``x,y`` as in its moves.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from engine.mnk.rules import Board, Player
+from engine.search.limits import RootMove
+
+from protocol.gomocup.analysis import EVAL_SCALE
+from protocol.gomocup.position import quick_move
 
 #: How a command's arguments arrive after its own line.
 NONE, BLOCK, PATH = "none", "block", "path"
@@ -79,6 +85,10 @@ IGNORED_INFO_KEYS = frozenset(
      "time_increment", "start_depth", "max_depth", "thread_split_depth", "checkmate"}
 )
 
+#: A balance move is chosen among root moves searched at least this share of the most
+#: searched one (the values of barely searched moves are noise).
+BALANCE_MIN_SHARE = 0.02
+
 #: ``MESSAGE INFO MAX_HASH_SIZE k`` offers the GUI hash sizes up to 2**k KB (here 4 GB);
 #: ``INFO hash_size`` caps the search tree's memory like ``max_memory``.
 MAX_HASH_SIZE_LOG2_KB = 22
@@ -106,3 +116,21 @@ def forbid_line(board: Board | None) -> str:
             x, y = board.config.xy(move)
             cells.append(f"{x:02d}{y:02d}")
     return "FORBID " + "".join(cells) + "."
+
+
+def balanced(board: Board, ranked: list[RootMove], two: bool, bias: int) -> list[int]:
+    """``YXBALANCEONE``/``TWO``'s answer from a ranking of ``board``'s moves: the move whose
+    value for the side to move is nearest ``bias`` (eval units: 0 is an even game), and with
+    ``two`` the opponent's best reply in that move's line after it."""
+    target = 1.0 / (1.0 + math.exp(-bias / EVAL_SCALE))
+    most = max(r.visits for r in ranked)
+    pool = [r for r in ranked if r.proven is None and r.visits >= BALANCE_MIN_SHARE * most] or ranked
+    best = min(pool, key=lambda r: (abs(r.value - target), -r.visits))
+    if not two:
+        return [best.move]
+    after = board.copy()
+    after.play(best.move)
+    if after.is_over:
+        return [best.move]
+    reply = best.pv[1] if len(best.pv) > 1 and after.is_empty(best.pv[1]) else quick_move(after)
+    return [best.move, reply]
