@@ -7,18 +7,16 @@ The plots over the games recount the same objects one game at a time and keep a 
 every ``step`` games (``step`` doubles whenever more than :data:`MAX_POINTS` points
 would be kept), so that a long match's page stays small and each point is computed once.
 
-Games are kept compact for the page: a move is two characters, column and row in
-:data:`ALPHABET` (``..`` a pass), so a 2,000-game match stays well under a few megabytes.
+Games are kept compact for the page (:mod:`referee.report.moves`: a move is two characters),
+so a 2,000-game match's page stays well under a few megabytes.
 """
 
 from __future__ import annotations
 
 import math
-import re
 import time
 from typing import Any, Sequence
 
-from engine.mnk.rules import BORDER, EMPTY, line_wins
 from referee.games.verdicts import Termination
 from referee.match import output
 from referee.match.pentanomial import Pairs, pair_interval
@@ -27,50 +25,13 @@ from referee.match.standings import EngineLine, Standings
 from referee.match.stats import Tally, elo_interval, sprt_bounds
 from referee.play.result import GameResult
 from referee.report.info import ReportInfo, colours_of, config_of_record, placeholder_tournament
+from referee.report.moves import codes_of, foul_code, winning_line_codes
 from referee.report.page import to_json
 
-__all__ = ["ReportBuilder", "ALPHABET", "PASS", "MAX_POINTS", "move_codes", "decode_cells"]
+__all__ = ["ReportBuilder", "MAX_POINTS"]
 
-#: A board coordinate (0..63) as one character.
-ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"
-#: A pass, where a move's two characters go.
-PASS = ".."
 #: The most points a plot keeps (beyond it every other one is dropped).
 MAX_POINTS = 256
-#: The cell a foul names in its reason: ``played 7,7`` (m,n,k), ``played f5`` (Reversi).
-_FOUL_MNK = re.compile(r"played (-?\d+),(-?\d+)")
-_FOUL_REVERSI = re.compile(r"played ([a-z])(\d{1,2})\b")
-#: The ends where a cell is at fault (marked on the board).
-_FOULS = (Termination.FORBIDDEN.value, Termination.ILLEGAL_MOVE.value)
-
-
-#: Every cell's two characters, by column then row.
-_CODES = [[a + b for b in ALPHABET] for a in ALPHABET]
-
-
-def _code(x: int, y: int) -> str:
-    return _CODES[x][y]
-
-
-def move_codes(obj: dict) -> str:
-    """A recorded game's moves (``results.jsonl``'s ``moves``), two characters each."""
-    return _codes(obj.get("game_type", "mnk"), obj["moves"])
-
-
-def _codes(game_type: str, moves: Sequence[Any]) -> str:
-    if game_type == "reversi":
-        out = []
-        for word in moves:
-            w = str(word).lower()
-            out.append(PASS if w in ("pass", "pa") else _code(ord(w[0]) - ord("a"), int(w[1:]) - 1))
-        return "".join(out)
-    return "".join([_CODES[x][y] for x, y in moves])
-
-
-def decode_cells(codes: str) -> list[tuple[int, int] | None]:
-    """The cells of a :func:`move_codes` string (``None`` for a pass)."""
-    return [None if codes[i:i + 2] == PASS else (ALPHABET.index(codes[i]), ALPHABET.index(codes[i + 1]))
-            for i in range(0, len(codes), 2)]
 
 
 def _figure(v: float, nd: int = 1) -> float | None:
@@ -192,7 +153,7 @@ class ReportBuilder:
         times = list(r.times_ms)
         entry: dict[str, Any] = {
             "g": r.game, "e": [first, second], "w": won, "t": r.termination, "why": r.reason,
-            "mv": _codes(r.game_type, r.moves), "op": int(r.opening or 0), "ms": times,
+            "mv": codes_of(r.game_type, r.moves), "op": int(r.opening or 0), "ms": times,
             "tm": [sum(times[0::2]), sum(times[1::2])], "d": round(float(r.duration_s or 0.0), 2),
         }
         if r.game_type == "reversi":
@@ -201,10 +162,10 @@ class ReportBuilder:
                 entry["discs"] = list(r.discs)
         else:
             entry["f"] = [f"game-{r.game:04d}.sgf", f"game-{r.game:04d}.psq"]
-        line = self._winning_line(r)
+        line = winning_line_codes(self._config(r), r) if r.game_type != "reversi" else ""
         if line:
             entry["line"] = line
-        foul = self._foul(r)
+        foul = foul_code(r)
         if foul:
             entry["foul"] = foul
         if getattr(r, "foul", None) is True:
@@ -220,56 +181,6 @@ class ReportBuilder:
             self._configs[key] = config_of_record(dict(zip(("game_type", "width", "height", "win_length", "rule"),
                                                            key), game=r.game))
         return self._configs[key]
-
-    def _winning_line(self, r: GameResult) -> str:
-        """The stones of the line that won (m,n,k), as move codes: the runs through the last stone
-        that the rules' :func:`engine.mnk.rules.line_wins` says win (as the final board shows them)."""
-        if r.game_type == "reversi" or r.termination != Termination.LINE.value or not r.moves:
-            return ""
-        config = self._config(r)
-        w, h = config.width, config.height
-        player = 1 + (len(r.moves) - 1) % 2  # the last stone's colour: the first colour's on even plies
-        mine = {x * 64 + y for x, y in r.moves[player - 1::2]}
-        theirs = {x * 64 + y for x, y in r.moves[2 - player::2]}
-
-        def held(x: int, y: int) -> int:
-            if not (0 <= x < w and 0 <= y < h):
-                return BORDER
-            key = x * 64 + y
-            return player if key in mine else 3 - player if key in theirs else EMPTY
-
-        lx, ly = r.moves[-1]
-        out: list[str] = []
-        for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
-            lo = 1
-            while held(lx - lo * dx, ly - lo * dy) == player:
-                lo += 1
-            hi = 1
-            while held(lx + hi * dx, ly + hi * dy) == player:
-                hi += 1
-            run = lo + hi - 1
-            if line_wins(config, run, held(lx - lo * dx, ly - lo * dy), held(lx + hi * dx, ly + hi * dy), player):
-                out.extend(_code(lx + i * dx, ly + i * dy) for i in range(1 - lo, hi))
-        return "".join(sorted(set(out), key=lambda c: (ALPHABET.index(c[1]), ALPHABET.index(c[0]))))
-
-    def _foul(self, r: GameResult) -> str:
-        """The cell of the foul that ended the game, when it is on the board: the last move when
-        the record keeps the foul (``"foul": true``), else the cell its reason names."""
-        if getattr(r, "foul", None) is True and r.moves:
-            return _codes(r.game_type, r.moves[-1:])
-        if r.termination not in _FOULS:
-            return ""
-        if r.game_type == "reversi":
-            m = _FOUL_REVERSI.search(r.reason)
-            if m is None:
-                return ""
-            x, y = ord(m.group(1)) - ord("a"), int(m.group(2)) - 1
-        else:
-            m = _FOUL_MNK.search(r.reason)
-            if m is None:
-                return ""
-            x, y = int(m.group(1)), int(m.group(2))
-        return _code(x, y) if 0 <= x < r.width and 0 <= y < r.height else ""
 
     def _counts(self, done: int) -> dict:
         """What a plotted point needs after ``done`` scored games: the counts alone (its figures are

@@ -20,7 +20,8 @@ from referee.match.pentanomial import Pairs, pair_interval
 from referee.match.stats import Sprt, elo_interval, sprt_bounds
 from referee.play.result import GameResult
 from referee.report import data as report_data
-from referee.report.data import ALPHABET, ReportBuilder, decode_cells, move_codes
+from referee.report.data import ReportBuilder
+from referee.report.moves import ALPHABET, decode_cells, move_codes
 from referee.report.info import INFO_FILE, ReportInfo, config_of_record, load_info
 from referee.report.live import LiveReport
 from referee.report.page import embedded_data, render
