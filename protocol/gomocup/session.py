@@ -601,8 +601,6 @@ class Session:
             self._clock.set_left(number)
         elif key == "max_memory" and number >= 0:
             self._time = replace(self._time, memory_bytes=number)
-        elif key == "hash_size" and number > 0:  # Yixin-Board: KB, a cap as max_memory is
-            self._time = replace(self._time, memory_bytes=number * 1024)
         elif key == "show_detail":
             self._detail = number & (analysis.REALTIME | analysis.DETAIL)
         elif key == "game_type":

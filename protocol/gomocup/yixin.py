@@ -82,15 +82,17 @@ QUIET: dict[str, Quiet] = {
 #: unknown keys are); listed so that the documentation and tests name them.
 IGNORED_INFO_KEYS = frozenset(
     {"caution_factor", "pondering", "vcthread", "usedatabase", "database_readonly", "nbestsym",
-     "time_increment", "start_depth", "max_depth", "thread_split_depth", "checkmate"}
+     "time_increment", "start_depth", "max_depth", "thread_split_depth", "checkmate", "hash_size"}
 )
 
 #: A balance move is chosen among root moves searched at least this share of the most
 #: searched one (the values of barely searched moves are noise).
 BALANCE_MIN_SHARE = 0.02
 
-#: ``MESSAGE INFO MAX_HASH_SIZE k`` offers the GUI hash sizes up to 2**k KB (here 4 GB);
-#: ``INFO hash_size`` caps the search tree's memory like ``max_memory``.
+#: ``MESSAGE INFO MAX_HASH_SIZE k`` offers the GUI hash sizes up to 2**k KB (here 4 GB).
+#: ``INFO hash_size`` itself changes nothing: it sizes an alpha-beta engine's transposition
+#: table (64 MB by default), and as a cap on the search tree it would stop the tree within a
+#: second; ``max_memory`` caps the tree.
 MAX_HASH_SIZE_LOG2_KB = 22
 
 

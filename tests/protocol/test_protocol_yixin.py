@@ -215,7 +215,9 @@ def test_the_guis_info_keys_are_taken_silently(key):
     assert s.feed_now(f"INFO {key}") == []
 
 
-def test_hash_size_caps_memory_in_kilobytes():
+def test_hash_size_leaves_the_trees_memory_alone():
     s, _ = session()
-    s.feed_now("INFO hash_size 1024")
-    assert s.time_settings.memory_bytes == 1024 * 1024
+    s.feed_now("INFO hash_size 65536")  # the GUI's default: a transposition table's size
+    assert s.time_settings.memory_bytes is None
+    s.feed_now("INFO max_memory 100000000")
+    assert s.time_settings.memory_bytes == 100000000
