@@ -1,6 +1,7 @@
 /* The match report: builds the page from the JSON in #report-data (made by referee/report/data.py).
  * Plain DOM and inline SVG, no library, no network.  Moves are two characters each (column, row in
- * ALPHABET; ".." a pass).  A URL ending in #game-N shows game N first; #selftest replays every game and
+ * ALPHABET; ".." a pass).  A URL ending in #game-N shows game N first (#game-N-M: after move M);
+ * #selftest replays every game and
  * writes what the page shows into the element #selftest (read by the tests in headless Chromium). */
 (function () {
   "use strict";
@@ -132,7 +133,10 @@
     }
     if (D.reference) left.appendChild(el("div", { "class": "note muted", text: D.reference }));
     row.appendChild(left);
-    row.appendChild(el("pre", { "class": "summary", id: "summary-text", text: D.summary || "no game finished" }));
+    // the terminal's own summary: the match's main text; a tournament's tables above say it already
+    row.appendChild(el("details", { "class": "summary", open: D.kind === "match" ? "" : null }, [
+      el("summary", { text: "as the terminal prints it" }),
+      el("pre", { "class": "summary", id: "summary-text", text: D.summary || "no game finished" })]));
     kids.push(row);
     return el("section", { id: "summary" }, kids);
   }
@@ -177,19 +181,29 @@
   function eloPlot() {
     var P = D.plots, xs = P.x, series = P.elo || [];
     if (!xs.length || !series.length) return null;
-    var vals = [];
-    series.forEach(function (s) { vals = vals.concat(s.y, s.lo, s.hi); });
-    var r = range(vals, -800, 800);
+    // the scale follows the estimates; an interval shows at most 300 Elo beyond them
+    var ys = [];
+    series.forEach(function (s) { ys = ys.concat(s.y); });
+    var est = range(ys, -800, 800), vals = ys.slice();
+    series.forEach(function (s) { vals = vals.concat(s.lo, s.hi); });
+    var r = range(vals, Math.max(-800, est[0] - 300), Math.min(800, est[1] + 300));
     var f = frame("plot-elo", xs[xs.length - 1], r[0], r[1], "games", "Elo");
-    var clamp = function (v, edge) { return v === null ? edge : Math.max(r[0], Math.min(r[1], v)); };
-    series.forEach(function (s, k) {
-      var colour = PALETTE[s.e % PALETTE.length], up = "", down = "", n = 0;
-      for (var i = 0; i < xs.length; i++) {
-        up += (n ? "L" : "M") + f.X(xs[i]).toFixed(1) + " " + f.Y(clamp(s.hi[i], r[1])).toFixed(1);
-        n++;
+    var clamp = function (v) { return Math.max(r[0], Math.min(r[1], v)); };
+    series.forEach(function (s) {
+      var colour = PALETTE[s.e % PALETTE.length], i = 0;
+      // the shaded interval, in stretches where the data bound it on both sides
+      while (i < xs.length) {
+        while (i < xs.length && (s.lo[i] === null || s.hi[i] === null)) i++;
+        var j = i;
+        while (j < xs.length && s.lo[j] !== null && s.hi[j] !== null) j++;
+        if (j - i > 1) {
+          var d = "";
+          for (var a = i; a < j; a++) d += (a === i ? "M" : "L") + f.X(xs[a]).toFixed(1) + " " + f.Y(clamp(s.hi[a])).toFixed(1);
+          for (a = j - 1; a >= i; a--) d += "L" + f.X(xs[a]).toFixed(1) + " " + f.Y(clamp(s.lo[a])).toFixed(1);
+          f.svg.appendChild(sv("path", { "class": "band", d: d + "Z", fill: colour, "fill-opacity": series.length > 1 ? 0.1 : 0.18, stroke: "none" }));
+        }
+        i = j;
       }
-      for (i = xs.length - 1; i >= 0; i--) down += "L" + f.X(xs[i]).toFixed(1) + " " + f.Y(clamp(s.lo[i], r[0])).toFixed(1);
-      f.svg.appendChild(sv("path", { d: up + down + "Z", fill: colour, "fill-opacity": series.length > 1 ? 0.08 : 0.16, stroke: "none" }));
       f.svg.appendChild(sv("path", { "class": "series", d: pathOf(xs, s.y.map(function (v) { return v === null ? null : clamp(v); }), f.X, f.Y),
         fill: "none", stroke: colour, "stroke-width": 1.8 }, sv("title", { text: s.name })));
     });
@@ -198,8 +212,8 @@
       return el("span", null, [el("i", { style: "background:" + PALETTE[s.e % PALETTE.length] }),
         s.name + (last === null ? "" : " " + (last > 0 ? "+" : "") + last)]);
     }));
-    var note = D.kind === "match" ? "engine1's Elo with its 95 % interval (shaded), from " + series[0].basis +
-      " where there are some" : "each engine's Elo (" + (D.reference || "") + ") with its 95 % interval";
+    var note = (D.kind === "match" ? "engine1's Elo from " + series[0].basis + " (its games before the first pair)" :
+      "each engine's Elo, " + (D.reference || "")) + "; shaded: the 95 % interval where the games bound it on both sides";
     return el("div", { "class": "plot card" }, [el("h3", { text: "Elo against games played" }), f.svg, legend,
       el("div", { "class": "note", text: note })]);
   }
@@ -400,7 +414,7 @@
   }
   function drawBoard() {
     var svg = document.getElementById("board");
-    var w = board.w, h = board.h, s = Math.max(14, Math.min(34, Math.floor(460 / Math.max(w, h)))), pad = 22;
+    var w = board.w, h = board.h, s = Math.max(14, Math.min(40, Math.floor(460 / Math.max(w, h)))), pad = 22;
     svg.setAttribute("viewBox", "0 0 " + (w * s + pad + 4) + " " + (h * s + pad + 4));
     svg.setAttribute("width", w * s + pad + 4);
     svg.setAttribute("height", h * s + pad + 4);
@@ -449,10 +463,10 @@
       el("div", { id: "r-players", "class": "muted", text: "click a game in the list" }),
       sv("svg", { id: "board", role: "img" }),
       el("div", { "class": "controls" }, [
-        btn("b-first", "\u23ee", function () { go(0); }, "first position (Home)"),
-        btn("b-prev", "\u25c0", function () { go(current ? current.pos - 1 : 0); }, "previous move (\u2190)"),
-        btn("b-next", "\u25b6", function () { go(current ? current.pos + 1 : 0); }, "next move (\u2192)"),
-        btn("b-last", "\u23ed", function () { go(current ? current.positions.length - 1 : 0); }, "last position (End)"),
+        btn("b-first", "\u00ab", function () { go(0); }, "first position (Home)"),
+        btn("b-prev", "\u2039", function () { go(current ? current.pos - 1 : 0); }, "previous move (\u2190)"),
+        btn("b-next", "\u203a", function () { go(current ? current.pos + 1 : 0); }, "next move (\u2192)"),
+        btn("b-last", "\u00bb", function () { go(current ? current.positions.length - 1 : 0); }, "last position (End)"),
         el("span", { id: "r-pos", "class": "muted" })]),
       el("div", { id: "r-move" }),
       el("div", { id: "r-verdict", "class": "verdict" }),
@@ -494,7 +508,7 @@
     if (current.pos > 0) {
       var i = current.pos - 1;
       words = D.colours[p.side - 1] + " " + moveText(p.move) + "  \u00b7  " +
-        (i < e.op ? "opening" : e.ms[i] + " ms") + (reversi && p.move ? "  \u00b7  " + p.flipped.length + " flipped" : "");
+        (i < e.op ? "opening" : e.ms[i] + " ms") + (reversi && p.move ? "  \u00b7  " + p.flipped.length + " flipped (dotted)" : "");
     } else words = "start position";
     document.getElementById("r-move").textContent = words;
     Array.prototype.forEach.call(document.querySelectorAll("#r-moves span"), function (s) {
@@ -556,8 +570,9 @@
     renderRows();
     drawBoard();
     var hash = location.hash;
-    var want = /^#game-(\d+)$/.exec(hash);
+    var want = /^#game-(\d+)(?:-(\d+))?$/.exec(hash);  // #game-N: game N at its end; #game-N-M: after move M
     if (want && openGame(+want[1], true)) {
+      if (want[2] !== undefined) go(+want[2]);
       // a link to one game shows that game first; the rest of the report is one click away
       document.body.classList.add("focus");
       document.getElementById("r-title").appendChild(el("a", { href: "#", "class": "whole", text: "the whole report",
