@@ -39,16 +39,20 @@ EVAL_LIMIT = 3000
 REALTIME, DETAIL = 1, 2
 
 
-def cell_name(cfg: GameConfig, move: int) -> str:
+def cell_name(cfg: GameConfig, move: int, board_view: bool = False) -> str:
     """A cell as the rows show it: column letter from ``A``, row number from 1 (``H8``);
-    ``x,y`` on boards wider than 26 columns."""
+    ``x,y`` on boards wider than 26 columns.  ``board_view``: as Yixin-Board labels its board,
+    which sends the brain ``row,column`` from the top (letter from the second number, rows
+    counted from the bottom)."""
     x, y = cfg.xy(move)
+    if board_view:
+        x, y = y, cfg.width - 1 - x
     return f"{chr(ord('A') + x)}{y + 1}" if cfg.width <= 26 else f"{x},{y}"
 
 
-def cells_text(cfg: GameConfig, moves: Sequence[int]) -> str:
+def cells_text(cfg: GameConfig, moves: Sequence[int], board_view: bool = False) -> str:
     """Moves as a row shows them, space-separated."""
-    return " ".join(cell_name(cfg, m) for m in moves if 0 <= m < cfg.area)
+    return " ".join(cell_name(cfg, m, board_view) for m in moves if 0 <= m < cfg.area)
 
 
 def coords_text(cfg: GameConfig, moves: Sequence[int]) -> str:
@@ -75,25 +79,26 @@ def _speed(nodes: int, elapsed: float) -> int:
 
 
 def _search_line(cfg: GameConfig, pv: Sequence[int], depth: int, value: float, proven: str | None,
-                 nodes: int, elapsed: float, shown: int) -> str:
+                 nodes: int, elapsed: float, shown: int, board_view: bool = False) -> str:
     """``depth D-S ev E n N n/ms R tm T pv H8 I9 …`` (Rapfi's form, which clients parse)."""
     pv = [m for m in pv if 0 <= m < cfg.area]
     line = (f"depth {len(pv)}-{max(depth, len(pv))} ev {eval_text(value, proven, len(pv))} n {nodes} "
             f"n/ms {_speed(nodes, elapsed) // 1000} tm {int(round(elapsed * 1000))}")
-    return line + (f" pv {cells_text(cfg, pv[:shown])}" if pv else "")
+    return line + (f" pv {cells_text(cfg, pv[:shown], board_view)}" if pv else "")
 
 
-def progress(cfg: GameConfig, info: SearchInfo, shown: int = 8) -> str:
+def progress(cfg: GameConfig, info: SearchInfo, shown: int = 8, board_view: bool = False) -> str:
     """A search's progress in the summary's form: printed while it thinks, so that a client
     sees the search before the move (Rapfi prints one such line a depth)."""
-    return _search_line(cfg, info.pv, info.depth, info.value, None, info.nodes, info.elapsed, shown)
+    return _search_line(cfg, info.pv, info.depth, info.value, None, info.nodes, info.elapsed, shown, board_view)
 
 
-def summary(result: SearchResult, cfg: GameConfig, budget: str, shown: int = 8) -> list[str]:
+def summary(result: SearchResult, cfg: GameConfig, budget: str, shown: int = 8,
+            board_view: bool = False) -> list[str]:
     """The two lines printed (as MESSAGEs) with every move; ``budget`` says what the move
     was given (``"turn 1000 ms"``), ``shown`` how many moves of the line to quote."""
     line = _search_line(cfg, result.pv, result.depth, result.value, result.proven, result.nodes, result.elapsed,
-                        shown)
+                        shown, board_view)
     rest = [f"winrate {100.0 * result.value:.1f}%", f"playouts {result.playouts}"]
     if result.proven:
         rest.append(f"proven {result.proven}")
@@ -145,16 +150,16 @@ def realtime(cfg: GameConfig, lines: Sequence[RootMove]) -> list[str]:
     return out
 
 
-def depth_row(cfg: GameConfig, info: SearchInfo) -> str:
+def depth_row(cfg: GameConfig, info: SearchInfo, board_view: bool = False) -> str:
     """The per-depth row: ``Depth D-S | Eval E | Time Tms | H8 I9 …`` (the best line)."""
     best = lines_of(info)
     pv = best[0].pv if best else []
     value, proven = (best[0].value, best[0].proven) if best else (info.value, None)
     return (f"Depth {len(pv)}-{max(info.depth, len(pv))} | Eval {eval_text(value, proven, len(pv))} | "
-            f"Time {int(round(info.elapsed * 1000))}ms | {cells_text(cfg, pv)}")
+            f"Time {int(round(info.elapsed * 1000))}ms | {cells_text(cfg, pv, board_view)}")
 
 
-def pv_row(cfg: GameConfig, index: int, r: RootMove, depth: int) -> str:
+def pv_row(cfg: GameConfig, index: int, r: RootMove, depth: int, board_view: bool = False) -> str:
     """One line of a multi-PV report: ``(i) Eval | D-S | H8 I9 …`` (``i`` from 1)."""
     return (f"({index + 1}) {eval_text(r.value, r.proven, len(r.pv))} | {len(r.pv)}-{max(depth, len(r.pv))} | "
-            f"{cells_text(cfg, r.pv)}")
+            f"{cells_text(cfg, r.pv, board_view)}")

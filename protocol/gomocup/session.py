@@ -167,6 +167,8 @@ class Session:
         self._notes: list[str] = []
         #: ``INFO show_detail`` bits (:data:`analysis.REALTIME`, :data:`analysis.DETAIL`).
         self._detail = 0
+        #: Yixin-Board is the manager (it sent YXSHOWINFO): rows name cells as its board does.
+        self._board_view = False
         #: A quiet command whose file path comes on the next line.
         self._path_for: yixin.Quiet | None = None
         #: The position was set without saying who the brain is (YXBOARD, an analysis):
@@ -245,7 +247,7 @@ class Session:
                                   reason=f"search failed ({failure}); playing a quick move")
         if self._detail:  # the last report is never throttled away
             lines += self._report_lines(job, _final_info(result), True)
-        lines += [wire.message(t) for t in analysis.summary(result, board.config, job.reason, PV_SHOWN)]
+        lines += [wire.message(t) for t in analysis.summary(result, board.config, job.reason, PV_SHOWN, self._board_view)]
         board.play(move)
         self._clock.charge((self._now() - job.arrival) * 1000.0)
         lines.append(wire.format_move(*board.config.xy(move)))
@@ -314,6 +316,7 @@ class Session:
         if isinstance(cmd, wire.Analyse):
             return self._analyse(cmd, arrival)
         if isinstance(cmd, wire.ShowInfo):
+            self._board_view = True
             threads = engines.EngineFactory.clamp_threads(1 << 16)
             return Step([wire.message(t) for t in yixin.show_info(package_version(), threads)])
         if isinstance(cmd, wire.ShowForbid):
@@ -680,7 +683,7 @@ class Session:
             return []
         job.streamed_at = now
         if not self._detail:
-            return [wire.message(analysis.progress(job.board.config, info, PV_SHOWN))] if info.pv and not \
+            return [wire.message(analysis.progress(job.board.config, info, PV_SHOWN, self._board_view))] if info.pv and not \
                 self._ending_soon(job, info, now) else []
         return self._report_lines(job, info, final)
 
@@ -705,7 +708,7 @@ class Session:
         row = (len(lines[0].pv), lines[0].move) if lines else ()
         if row and row != job.last_row:
             job.last_row = row
-            out.append(wire.message(analysis.depth_row(cfg, info)))
+            out.append(wire.message(analysis.depth_row(cfg, info, self._board_view)))
         return out
 
     def _finish_analysis(self, job: SearchJob, outcome, failure: str | None) -> list[str]:
@@ -727,12 +730,12 @@ class Session:
         if job.kind == "nbest" or job.kind == "defend":
             picked = [ranked[0].move]
             for i, r in enumerate(shown[:STREAM_LINES] if job.kind == "defend" else shown):
-                lines.append(wire.message(analysis.pv_row(cfg, i, r, result.depth)))
+                lines.append(wire.message(analysis.pv_row(cfg, i, r, result.depth, self._board_view)))
         else:
             picked = yixin.balanced(board, ranked, job.kind == "balance2", job.bias)
         if self._detail:
             lines += self._report_lines(job, _final_info(result, shown), True)
-        lines += [wire.message(t) for t in analysis.summary(result, cfg, job.reason, PV_SHOWN)]
+        lines += [wire.message(t) for t in analysis.summary(result, cfg, job.reason, PV_SHOWN, self._board_view)]
         for move in picked:
             board.play(move)
         self._clock.charge((self._now() - job.arrival) * 1000.0)

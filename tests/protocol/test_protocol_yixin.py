@@ -221,3 +221,15 @@ def test_hash_size_leaves_the_trees_memory_alone():
     assert s.time_settings.memory_bytes is None
     s.feed_now("INFO max_memory 100000000")
     assert s.time_settings.memory_bytes == 100000000
+
+
+def test_after_yxshowinfo_rows_name_cells_as_yixin_boards_labels():
+    # The GUI sends row,column from the top: its H9 (column H, row 9 of 15 from the bottom)
+    # arrives as 6,7.  Before YXSHOWINFO the rows use the Gomocup x,y reading (6,7 is G8).
+    s, _ = session({(6, 7): 0.6, (7, 7): 0.5})
+    before = [o for o in s.feed_now("BEGIN") if o.startswith("MESSAGE depth")]
+    assert before[-1].endswith("pv G8 A1")
+    s, _ = session({(6, 7): 0.6, (7, 7): 0.5})
+    s.feed_now("yxshowinfo")
+    after = [o for o in s.feed_now("BEGIN") if o.startswith("MESSAGE depth")]
+    assert after[-1].endswith("pv H9 A15")
