@@ -6,7 +6,8 @@ Plays ``referee random random --games N --out DIR --quiet`` in this process (the
 random movers: the fastest games the referee plays, so the page's share is at its largest),
 alternating runs with the page and runs where the match is given no report (the one
 difference), ``--repeats`` times each, and prints each run's games a second, the medians,
-and the page's size and number of writes.
+the page's size and number of writes, and the share of the match's time spent in the report
+(counting each game, and writing the page) -- a figure the machine's noise does not blur.
 """
 
 from __future__ import annotations
@@ -24,27 +25,42 @@ from referee.cli.main import main as referee
 from referee.report import live
 
 
-def one_run(args: argparse.Namespace, with_page: bool) -> tuple[float, int, int]:
-    """Games a second of one match; the page's size and its writes (0, 0 without it)."""
+def one_run(args: argparse.Namespace, with_page: bool) -> tuple[float, int, int, float]:
+    """Games a second of one match; the page's size, its writes and the share of the match's time
+    spent in the report (0s without it)."""
     writes = []
-    real_write = live.LiveReport.write
+    spent = [0.0]
+    real_write, real_recorded, real_close = live.LiveReport.write, live.LiveReport.game_recorded, live.LiveReport.close
 
     def counted(self, state):
         writes.append(state)
         return real_write(self, state)
 
+    def timed(real):
+        def run(self, *a, **k):
+            t = time.perf_counter()
+            try:
+                return real(self, *a, **k)
+            finally:
+                spent[0] += time.perf_counter() - t
+        return run
+
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "m"
         argv = ["random", "random", "--games", str(args.games), "--size", str(args.size), "--win-length",
                 str(args.win_length), "--seed", "1", "--out", str(out), "--quiet"]
-        patch = mock.patch.object(live.LiveReport, "write", counted) if with_page else \
-            mock.patch.object(live.LiveReport, "of_match", classmethod(lambda cls, *a, **k: None))
-        with patch, contextlib.redirect_stdout(io.StringIO()):
+        patches = [mock.patch.object(live.LiveReport, "write", counted),
+                   mock.patch.object(live.LiveReport, "game_recorded", timed(real_recorded)),
+                   mock.patch.object(live.LiveReport, "close", timed(real_close))] if with_page else \
+            [mock.patch.object(live.LiveReport, "of_match", classmethod(lambda cls, *a, **k: None))]
+        with contextlib.ExitStack() as stack, contextlib.redirect_stdout(io.StringIO()):
+            for patch in patches:
+                stack.enter_context(patch)
             t0 = time.perf_counter()
             assert referee(argv) == 0
             elapsed = time.perf_counter() - t0
         page = out / "report.html"
-        return args.games / elapsed, page.stat().st_size if page.exists() else 0, len(writes)
+        return args.games / elapsed, page.stat().st_size if page.exists() else 0, len(writes), spent[0] / elapsed
 
 
 def main() -> None:
@@ -57,9 +73,10 @@ def main() -> None:
     rates: dict[bool, list[float]] = {True: [], False: []}
     for i in range(args.repeats):
         for with_page in (i % 2 == 0, i % 2 == 1):  # alternate which arm goes first
-            rate, size, writes = one_run(args, with_page)
+            rate, size, writes, share = one_run(args, with_page)
             rates[with_page].append(rate)
-            extra = f"  page {size / 1e6:.2f} MB, {writes} writes" if with_page else ""
+            extra = f"  page {size / 1e6:.2f} MB, {writes} writes, {100 * share:.1f} % of the time in the report" \
+                if with_page else ""
             print(f"run {i + 1} {'with page   ' if with_page else 'without page'}: {rate:7.1f} games/s{extra}",
                   flush=True)
     for with_page in (False, True):
