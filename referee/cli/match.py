@@ -4,6 +4,7 @@ with ``--game reversi``, Reversi (8x8 by default) between two NBoard engines.
     referee [options] [ENGINE1 [ENGINE2 [ENGINE3...]]]
     referee check ...      (engine conformance check, referee.cli.check)
     referee script ...     (scripted protocol session, referee.cli.script)
+    referee report DIR     (the match report DIR/report.html again, referee.cli.report_page)
 
 Each ENGINE is one command line as a single string (split like a shell would,
 but run without a shell), or ``human`` (``human:NAME``).  A missing ENGINE is
@@ -126,8 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
             "Play a match between two Gomocup engines, or an engine and you, on any board size "
             "and win length; or Reversi between NBoard engines (--game reversi, 8x8 by default). The referee keeps its own board and clock, gives every game a "
             "verdict, and ends with wins/draws/losses, Elo, LOS and (optionally) an SPRT. Also: "
-            "'referee check ENGINE' (protocol conformance checks) and 'referee script FILE "
-            "ENGINE' (replay a scripted session)."),
+            "'referee check ENGINE' (protocol conformance checks), 'referee script FILE "
+            "ENGINE' (replay a scripted session) and 'referee report DIR' (the match report page)."),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -229,7 +230,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--out", metavar="DIR",
                    help="record each game as it ends: DIR/game-NNNN.psq (Piskvork) and .sgf (Reversi: "
                         ".ggf), and a line in DIR/results.jsonl; at the end, every game in one file, "
-                        "DIR/match.sgf (Reversi: match.ggf)")
+                        "DIR/match.sgf (Reversi: match.ggf); and DIR/report.html, a page with the summary, "
+                        "plots and every game replayable, rewritten as games end ('referee report DIR' "
+                        "writes it again)")
     r.add_argument("--pgn", metavar="FILE",
                    help="also append each finished game to FILE as a PGN record (tags only: White = the side "
                         "that moved first, Result, Termination...), which BayesElo and Ordo read")
