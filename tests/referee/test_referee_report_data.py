@@ -285,3 +285,15 @@ def test_the_winning_line_is_the_one_the_rules_mark(rule, tmp_path):
         assert set(decode_cells(g["line"])) == expected
         checked += 1
     assert checked > 0
+
+
+def test_a_resumed_match_page_holds_the_games_of_both_runs(tmp_path):
+    out = tmp_path / "resumed"
+    base = ["random", "random", "--size", "7", "--win-length", "4", "--seed", "2", "--out", str(out), "--quiet"]
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(base + ["--games", "4"]) == 0
+        assert page_data(out)["total"] == 4
+        assert main(base + ["--games", "8", "--resume"]) == 0
+    d = page_data(out)
+    assert (d["state"], d["done"], d["total"]) == ("finished", 8, 8)
+    assert [g["g"] for g in d["games"]] == [r["game"] for r in records(out)] == list(range(1, 9))
