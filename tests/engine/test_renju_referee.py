@@ -185,9 +185,9 @@ def test_pbrain_mcts_passes_the_renju_checks():
 # referee script ----------------------------------------------------------------------------------
 
 def test_the_script_runner_judges_a_black_engine_by_the_renju_rules():
-    from referee.conformance.script import _Model
+    from referee.conformance.script_models import GomocupModel
 
-    model = _Model()
+    model = GomocupModel()
     model.sent("START 15")
     model.received("OK")
     for line in ["INFO rule 4", "BOARD", "5,7,1", "0,0,2", "6,7,1", "14,0,2", "7,5,1", "0,14,2", "7,6,1",
@@ -211,3 +211,18 @@ def test_the_script_runner_judges_a_black_engine_by_the_renju_rules():
     assert (7, 7) not in model.cells.stones
     model.sent("TURN 8,8")
     assert model.cells.stones[(8, 8)] == 2
+
+
+def test_the_script_runner_reads_rule_2_and_yxboard_then_turn_as_yixin_board_means_them():
+    from referee.conformance.script_models import GomocupModel
+
+    model = GomocupModel()
+    model.sent("START 15")
+    model.received("OK")
+    stones = ["5,7,1", "0,0,2", "6,7,1", "14,0,2", "7,5,1", "0,14,2", "7,6,1", "14,14,2"]
+    for line in ["INFO rule 2", "YXBOARD", *stones, "DONE"]:
+        model.sent(line)
+    assert model.forbidden((7, 7)) == "double three"  # rule 2 is renju; field 1 (black) to move
+    model.sent("TURN 1,1")  # black, the side to move there, plays; the engine answers as white
+    assert model.forbidden((7, 7)) is None
+    assert model.cells.stones[(1, 1)] == 2 and model.cells.stones[(0, 0)] == 1
