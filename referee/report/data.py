@@ -150,10 +150,10 @@ class ReportBuilder:
             won = 0
         else:
             won = 1 if (r.winner == "engine1") == (r.first == 1) else 2
-        times = list(r.times_ms)
+        times = r.times_ms  # (the record is not changed after it is counted)
         entry: dict[str, Any] = {
             "g": r.game, "e": [first, second], "w": won, "t": r.termination, "why": r.reason,
-            "mv": codes_of(r.game_type, r.moves), "op": int(r.opening or 0), "ms": times,
+            "mv": codes_of(r.game_type, r.moves), "op": int(r.opening or 0), "ms": ",".join(map(str, times)),
             "tm": [sum(times[0::2]), sum(times[1::2])], "d": round(float(r.duration_s or 0.0), 2),
         }
         if r.game_type == "reversi":

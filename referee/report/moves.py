@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Sequence
 
-from engine.mnk.rules import BORDER, EMPTY, line_wins
+from engine.mnk.rules import BORDER, EMPTY, Rule, line_wins
 from referee.games.verdicts import Termination
 from referee.play.result import GameResult
 
@@ -64,7 +64,8 @@ def winning_line_codes(config: Any, r: GameResult) -> str:
     w, h = config.width, config.height
     player = 1 + (len(r.moves) - 1) % 2  # the last stone's colour: the first colour's on even plies
     mine = {x * 64 + y for x, y in r.moves[player - 1::2]}
-    theirs = {x * 64 + y for x, y in r.moves[2 - player::2]}
+    # only caro's rule looks beyond a run's ends at the other side's stones
+    theirs = {x * 64 + y for x, y in r.moves[2 - player::2]} if config.rule is Rule.CARO else set()
 
     def held(x: int, y: int) -> int:
         if not (0 <= x < w and 0 <= y < h):
@@ -73,7 +74,7 @@ def winning_line_codes(config: Any, r: GameResult) -> str:
         return player if key in mine else 3 - player if key in theirs else EMPTY
 
     lx, ly = r.moves[-1]
-    out: set[str] = set()
+    out: set[tuple[int, int]] = set()
     for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
         lo = 1
         while held(lx - lo * dx, ly - lo * dy) == player:
@@ -82,8 +83,8 @@ def winning_line_codes(config: Any, r: GameResult) -> str:
         while held(lx + hi * dx, ly + hi * dy) == player:
             hi += 1
         if line_wins(config, lo + hi - 1, held(lx - lo * dx, ly - lo * dy), held(lx + hi * dx, ly + hi * dy), player):
-            out.update(_code(lx + i * dx, ly + i * dy) for i in range(1 - lo, hi))
-    return "".join(sorted(out, key=lambda c: (ALPHABET.index(c[1]), ALPHABET.index(c[0]))))
+            out.update((ly + i * dy, lx + i * dx) for i in range(1 - lo, hi))
+    return "".join([_CODES[x][y] for y, x in sorted(out)])  # row by row, as the rules list them
 
 
 def foul_code(r: GameResult) -> str:

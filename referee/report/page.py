@@ -23,6 +23,8 @@ __all__ = ["REPORT_FILE", "render", "write_page", "embedded_data", "to_json"]
 REPORT_FILE = "report.html"
 
 _DATA_OPEN = '<script type="application/json" id="report-data">'
+#: One encoder for every game (json.dumps with options would make one a call).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, check_circular=False)
 
 
 @lru_cache(maxsize=None)
@@ -40,7 +42,7 @@ def _title(data: dict) -> str:
 def to_json(obj: Any) -> str:
     """``obj`` as the page embeds it: compact JSON with ``<`` escaped (only strings hold one, so
     it is the same JSON), which no text can turn into the end of the script element."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False).replace("<", "\\u003c")
+    return _ENCODER.encode(obj).replace("<", "\\u003c")
 
 
 def render(data: dict, games_json: Sequence[str] | None = None) -> str:

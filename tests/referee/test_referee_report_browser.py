@@ -54,6 +54,8 @@ def test_chromium_renders_the_report_and_replays_every_game_to_its_recorded_end(
         g = str(r["game"])
         assert result["boards"][g] == final_board(r), f"game {g}"
         assert result["marks"][g]["clicks"] == len(r["moves"])  # one press of 'next' a move
+        if len(r["moves"]) > r["opening"]:  # the last move's time is shown (a forced pass takes 0 ms)
+            assert f" {r['times_ms'][-1]} ms" in result["marks"][g]["move"]
         if r["termination"] == "line":
             assert result["marks"][g]["win"] >= r["win_length"]
 

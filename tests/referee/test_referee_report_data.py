@@ -59,7 +59,7 @@ def test_the_match_page_lists_every_game_as_recorded(dirs):
     assert [g["g"] for g in d["games"]] == [r["game"] for r in recs]
     for g, r in zip(d["games"], recs):
         assert decode_cells(g["mv"]) == [tuple(m) for m in r["moves"]]
-        assert g["ms"] == r["times_ms"] and g["op"] == r["opening"] and g["t"] == r["termination"]
+        assert [int(t) for t in g["ms"].split(",")] == r["times_ms"] and g["op"] == r["opening"] and g["t"] == r["termination"]
         assert g["e"] == ([0, 1] if r["first"] == 1 else [1, 0])
         winner_first = (r["winner"] == "engine1") == (r["first"] == 1)
         assert g["w"] == (0 if r["winner"] is None else 1 if winner_first else 2)

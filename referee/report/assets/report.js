@@ -478,7 +478,8 @@
     for (var i = 0; i < D.games.length; i++) if (D.games[i].g === g) entry = D.games[i];
     if (!entry) return false;
     var p = positionsOf(entry);
-    current = { entry: entry, moves: p.moves, positions: p.positions, pos: toEnd ? p.positions.length - 1 : 0 };
+    var ms = entry.ms ? entry.ms.split(",").map(Number) : [];  // each move's think time, comma-separated
+    current = { entry: entry, moves: p.moves, positions: p.positions, ms: ms, pos: toEnd ? p.positions.length - 1 : 0 };
     document.getElementById("r-title").textContent = "Game " + g;
     document.getElementById("r-players").textContent = D.colours[0] + ": " + engineName(entry.e[0]) + "  \u00b7  " +
       D.colours[1] + ": " + engineName(entry.e[1]);
@@ -487,7 +488,7 @@
     var list = document.getElementById("r-moves");
     list.textContent = "";
     p.moves.forEach(function (m, k) {
-      var tip = (k < entry.op ? "opening" : entry.ms[k] + " ms");
+      var tip = (k < entry.op ? "opening" : ms[k] + " ms");
       list.appendChild(el("span", { "class": k < entry.op ? "op" : null, "data-k": k + 1, title: tip,
         text: (k + 1) + ". " + moveText(m), on: { click: function () { go(k + 1); } } }));
     });
@@ -508,7 +509,7 @@
     if (current.pos > 0) {
       var i = current.pos - 1;
       words = D.colours[p.side - 1] + " " + moveText(p.move) + "  \u00b7  " +
-        (i < e.op ? "opening" : e.ms[i] + " ms") + (reversi && p.move ? "  \u00b7  " + p.flipped.length + " flipped (dotted)" : "");
+        (i < e.op ? "opening" : current.ms[i] + " ms") + (reversi && p.move ? "  \u00b7  " + p.flipped.length + " flipped (dotted)" : "");
     } else words = "start position";
     document.getElementById("r-move").textContent = words;
     Array.prototype.forEach.call(document.querySelectorAll("#r-moves span"), function (s) {
@@ -547,7 +548,8 @@
       var clicks = 0;
       while (current.pos < current.positions.length - 1 && clicks < 10000) { document.getElementById("b-next").click(); clicks++; }
       out.boards[g.g] = boardText();
-      out.marks[g.g] = { win: document.querySelectorAll("#board circle.win").length, foul: document.querySelectorAll("#board path.foul").length, clicks: clicks };
+      out.marks[g.g] = { win: document.querySelectorAll("#board circle.win").length, foul: document.querySelectorAll("#board path.foul").length,
+                         clicks: clicks, move: document.getElementById("r-move").textContent };
     });
     var sel = document.getElementById("f-engine");
     sel.value = "0";
