@@ -12,6 +12,9 @@ import subprocess
 
 import pytest
 
+from referee.report.data import ReportBuilder
+from referee.report.info import ReportInfo
+from referee.report.page import write_page
 from support.report_matches import engines_of, final_board, play, records
 
 CHROMIUM = next((p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")) if p), None)
@@ -74,3 +77,24 @@ def test_a_link_to_one_game_shows_it_first(tmp_path):
     dom = dump_dom((out / "report.html").as_uri() + "#game-3", tmp_path / "profile")
     assert re.search(r'<body[^>]*class="focus"', dom)
     assert '<h2 id="r-title">Game 3' in dom and 'href="game-0003.ggf"' in dom
+
+
+def test_a_foul_is_marked_and_not_placed(tmp_path):
+    """A renju game lost on a forbidden point (its record keeps the foul as the last move) and an
+    illegal move onto a stone: the page marks each foul's cell and places no stone for it."""
+    base = {"engine1": "a", "engine2": "b", "first": 1, "winner": "engine2", "width": 15, "height": 15,
+            "win_length": 5, "rule": "renju", "opening": 0}
+    builder = ReportBuilder(ReportInfo(names=["a", "b"], tags=["engine1", "engine2"], per_pairing=2))
+    builder.add_record({**base, "game": 1, "termination": "forbidden", "moves": [[7, 7], [0, 0], [9, 9]],
+                        "times_ms": [5, 6, 7], "foul": True, "reason": "a (engine1) played 9,9: a double three"})
+    builder.add_record({**base, "game": 2, "termination": "illegal_move", "moves": [[7, 7], [0, 0]],
+                        "times_ms": [5, 6], "reason": "a (engine1) played 0,0, which is occupied"})
+    write_page(tmp_path, builder.data())
+    result = selftest(tmp_path, tmp_path)
+    assert result["errors"] == [] and result["rows"] == 2
+    empty = ["." * 15] * 15
+    first = list(empty)
+    first[7] = "." * 7 + "x" + "." * 7
+    first[0] = "o" + "." * 14
+    assert result["boards"]["1"] == result["boards"]["2"] == "/".join(first)  # 9,9 stays empty
+    assert result["marks"]["1"]["foul"] == result["marks"]["2"]["foul"] == 1

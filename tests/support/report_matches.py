@@ -17,7 +17,7 @@ from referee.report.page import embedded_data
 MATCHES = {
     "sprt": ["random", "random", "--size", "9", "--win-length", "4", "--games", "6", "--seed", "3",
              "--sprt", "0", "50"],
-    "round-robin": ["random", "random", "random", "--size", "9", "--win-length", "4", "--games", "4",
+    "round-robin": ["random", "random", "random", "--size", "10x7", "--win-length", "4", "--games", "4",
                     "--seed", "4"],
     "reversi": ["--game", "reversi", "random", "random", "--size", "6", "--games", "4", "--seed", "9"],  # passes in it
 }
