@@ -299,14 +299,17 @@
     { h: "result", v: function (g) { return resultText(g); } },
     { h: "verdict", l: true, v: function (g) { return g.t; } },
     { h: "moves", v: function (g) { return g.mv.length / 2; } },
-    { h: "time (s)", v: function (g) { return g.tm[0] + g.tm[1]; }, show: function (g) { return seconds(g.tm[0]) + " / " + seconds(g.tm[1]); } }
+    { h: "time (s)", v: function (g) { return g.tm[0] + g.tm[1]; }, show: function (g) { return seconds(g.tm[0]) + " / " + seconds(g.tm[1]); } },
+    { h: "reason", l: true, cls: "why", v: function (g) { return g.why; } }
   ];
   var sortCol = 0, sortAsc = true;
   /* Rows drawn at first: a browser lays out thousands of rows slowly; the rest are a click away. */
   var PAGE_ROWS = 200, shownRows = PAGE_ROWS;
   function gameRow(g) {
     var tr = el("tr", { "class": "game", "data-g": g.g, title: g.why, on: { click: function () { openGame(g.g, true); } } });
-    COLS.forEach(function (c) { tr.appendChild(el("td", { "class": c.l ? "l" : null, text: c.show ? c.show(g) : c.v(g) })); });
+    COLS.forEach(function (c) {
+      tr.appendChild(el("td", { "class": (c.l ? "l" : "") + (c.cls ? " " + c.cls : "") || null, text: c.show ? c.show(g) : c.v(g) }));
+    });
     return tr;
   }
   function filters() {
