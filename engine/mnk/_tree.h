@@ -45,6 +45,7 @@
 #define SH_CLASSES 10
 #define SH_COMBOS (SH_CLASSES * SH_CLASSES)
 #define SH_FEATURES (SH_COMBOS + SH_CLASSES)
+#define SH_TUPLES (SH_CLASSES * SH_CLASSES * SH_CLASSES * SH_CLASSES)
 
 #define T_WIN 1
 #define T_LOSS 2
@@ -91,6 +92,10 @@ typedef struct {
     unsigned char cls[3][SH_CODES];
     double w_attack[SH_FEATURES], w_defence[SH_FEATURES], w_mine[SH_FEATURES], w_theirs[SH_FEATURES];
     double w_attack_lines[SH_CODES], w_defence_lines[SH_CODES];  /* the priors' pattern tables */
+    /* The weights summed over the features of each tuple of a cell's four shapes (sh_tuple),
+     * as sh_sum adds them: one load for a cell's terms instead of ten. */
+    double *t_value;      /* [SH_TUPLES][2]: w_mine's sum, w_theirs' sum */
+    double *t_attack, *t_defence;  /* [SH_TUPLES] */
     double tempo;
     double *c_mine[3], *c_theirs[3];  /* each empty cell's terms of the sums (0 when occupied) */
     double sum[3][2];     /* per side: its cells' "mine" terms and "theirs" terms, summed */

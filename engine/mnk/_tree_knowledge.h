@@ -9,12 +9,9 @@ static const int SH_POW[2 * SH_RADIUS] = {1, 3, 9, 27, 81, 243, 729, 2187};
 /* The digit of a neighbour `off` cells along the line (-4..-1, 1..4): shapes.OFFSETS. */
 static inline int sh_digit(int off) { return off < 0 ? off + SH_RADIUS : off + SH_RADIUS - 1; }
 
-/* The feature indices of empty cell c for p (shapes.ShapeBoard.feature_index): its
- * combination (the best two of its four shapes), then each shape. */
-static inline void sh_index(const TreeObject *t, int c, int p, int f[5]) {
-    const unsigned short *code = t->code[p] + 4 * c;
-    const unsigned char *cls = t->cls[p];
-    int s0 = cls[code[0]], s1 = cls[code[1]], s2 = cls[code[2]], s3 = cls[code[3]];
+/* The feature indices of a cell whose four shapes are s0..s3 (shapes.ShapeBoard.feature_index):
+ * its combination (the best two of its four shapes), then each shape. */
+static void sh_features(int s0, int s1, int s2, int s3, int f[5]) {
     int a1 = s0 > s1 ? s0 : s1, b1 = s0 > s1 ? s1 : s0;
     int a2 = s2 > s3 ? s2 : s3, b2 = s2 > s3 ? s3 : s2;
     int top, second;
@@ -29,14 +26,37 @@ static inline double sh_sum(const double *w, const int f[5]) {
     return w[f[0]] + w[f[1]] + w[f[2]] + w[f[3]] + w[f[4]];
 }
 
+/* The tuple of empty cell c's four shapes for p: its row in the term tables. */
+static inline int sh_tuple(const TreeObject *t, int c, int p) {
+    const unsigned short *code = t->code[p] + 4 * c;
+    const unsigned char *cls = t->cls[p];
+    return ((cls[code[0]] * SH_CLASSES + cls[code[1]]) * SH_CLASSES + cls[code[2]]) * SH_CLASSES + cls[code[3]];
+}
+
+/* Fill the term tables from the weights; 0 when out of memory. */
+static int sh_tables(TreeObject *t) {
+    t->t_value = malloc(sizeof(double) * 2 * SH_TUPLES);
+    t->t_attack = malloc(sizeof(double) * SH_TUPLES);
+    t->t_defence = malloc(sizeof(double) * SH_TUPLES);
+    if (!t->t_value || !t->t_attack || !t->t_defence) return 0;
+    for (int i = 0; i < SH_TUPLES; i++) {
+        int f[5];
+        sh_features(i / 1000, i / 100 % 10, i / 10 % 10, i % 10, f);
+        t->t_value[2 * i] = sh_sum(t->w_mine, f);
+        t->t_value[2 * i + 1] = sh_sum(t->w_theirs, f);
+        t->t_attack[i] = sh_sum(t->w_attack, f);
+        t->t_defence[i] = sh_sum(t->w_defence, f);
+    }
+    return 1;
+}
+
 /* Set cell c's terms of q's value sums (an occupied cell has none). */
 static inline void sh_refresh_one(TreeObject *t, int c, int q) {
     double m = 0.0, th = 0.0;
     if (t->s.cells[c] == 0) {
-        int f[5];
-        sh_index(t, c, q, f);
-        m = sh_sum(t->w_mine, f);
-        th = sh_sum(t->w_theirs, f);
+        const double *v = t->t_value + 2 * sh_tuple(t, c, q);
+        m = v[0];
+        th = v[1];
     }
     t->sum[q][0] += m - t->c_mine[q][c];
     t->sum[q][1] += th - t->c_theirs[q][c];
@@ -147,10 +167,7 @@ static inline double tree_value(const TreeObject *t, int p) {
 
 /* Prior logit of p playing the empty padded cell c (shapes.ShapeBoard.prior_logits). */
 static double cell_score(const TreeObject *t, int c, int p) {
-    int own[5], opp[5];
-    sh_index(t, c, p, own);
-    sh_index(t, c, 3 - p, opp);
-    double sc = sh_sum(t->w_attack, own) + sh_sum(t->w_defence, opp);
+    double sc = t->t_attack[sh_tuple(t, c, p)] + t->t_defence[sh_tuple(t, c, 3 - p)];
     const unsigned short *code_own = t->code[p] + 4 * c, *code_opp = t->code[3 - p] + 4 * c;
     for (int d = 0; d < 4; d++) sc += t->w_attack_lines[code_own[d]] + t->w_defence_lines[code_opp[d]];
     return sc;

@@ -18,6 +18,7 @@ static void tree_dealloc(TreeObject *t) {
     free(t->board_cells); free(t->compact); free(t->rank);
     free(t->near_start); free(t->near); free(t->near_cnt);
     free(t->line_start); free(t->line_slot); free(t->line_pw);
+    free(t->t_value); free(t->t_attack); free(t->t_defence);
     for (int q = 1; q <= 2; q++) { free(t->code[q]); free(t->c_mine[q]); free(t->c_theirs[q]); }
     Py_XDECREF(t->g);
     Py_TYPE(t)->tp_free((PyObject *)t);
@@ -157,6 +158,7 @@ static int tree_init(TreeObject *t, PyObject *args, PyObject *kwds) {
         !read_weights(defence_lines, t->w_defence_lines, SH_CODES) || !read_weights(mine, t->w_mine, SH_FEATURES) ||
         !read_weights(theirs, t->w_theirs, SH_FEATURES))
         return -1;
+    if (!sh_tables(t)) { PyErr_NoMemory(); return -1; }
     for (int q = 1; q <= 2; q++) {
         t->code[q] = calloc(4 * (size_t)g->npad, sizeof(unsigned short));
         t->c_mine[q] = calloc((size_t)g->npad, sizeof(double));
