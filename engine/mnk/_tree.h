@@ -38,6 +38,9 @@
  *
  * The position lives in one solver state S: a descent plays its moves with tree_place
  * and takes them back on the way up, so the solver runs on the tree's own counts.
+ * The solver's answer depends on the position alone (every list it reads is sorted), so the
+ * deferred VCT's answers are remembered by position (VctMemo): a transposition, in this
+ * search or a later one of the game, does not run it again.
  */
 
 #define SH_RADIUS 4
@@ -71,6 +74,11 @@ typedef struct {
     unsigned char capped;    /* only the best edge_cap candidates were listed */
     float tau;           /* minimax of the leaves' static values, for the side to move */
 } TNode;
+
+/* The deferred VCT's answers by position and attacker: the first move of the line found, or
+ * -1 (none found within the budget).  Direct-mapped: a newer answer overwrites an older. */
+#define VCT_MEMO_SLOTS (1 << 15)
+typedef struct { uint64_t key; int move; } VctMemo;
 
 typedef struct {
     PyObject_HEAD
@@ -110,4 +118,5 @@ typedef struct {
     int root_to_move, max_depth;
     long long iterations;
     int oom;
+    VctMemo *vct_memo;    /* VCT_MEMO_SLOTS answers (key 0: empty) */
 } TreeObject;

@@ -189,6 +189,21 @@ static Line *tree_solve(TreeObject *t, int attacker, long long nodes, int threes
     return line;
 }
 
+/* The first move of attacker p's VCT from the current position (tree_solve with the tree's
+ * VCT budget), or -1 when none is found: asked of the memo first, kept there after. */
+static int tree_vct(TreeObject *t, int p) {
+    /* The attacker salts the position's key; the low bit keeps every key nonzero. */
+    uint64_t key = (t->s.hash ^ (p == 2 ? 0x9E3779B97F4A7C15ULL : 0)) | 1;
+    VctMemo *slot = &t->vct_memo[(key >> 32) & (VCT_MEMO_SLOTS - 1)];
+    if (slot->key == key) return slot->move;
+    int aborted;
+    Line *line = tree_solve(t, p, t->vct_nodes, t->vct_threes, 1, &aborted);
+    int move = line ? line->v[0] : -1;
+    free(line);
+    if (!t->oom) { slot->key = key; slot->move = move; }  /* out of memory cut the run short */
+    return move;
+}
+
 /* defence._refutes: after s plays m, the opponent has no completion and no VCF found
  * (a spent budget counts as refuted: defence sets err towards more moves).  Only the
  * solver looks at the trial stone, so it is set in the solver state alone (the shapes and

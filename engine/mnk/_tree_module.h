@@ -19,6 +19,7 @@ static void tree_dealloc(TreeObject *t) {
     free(t->near_start); free(t->near); free(t->near_cnt);
     free(t->line_start); free(t->line_slot); free(t->line_pw);
     free(t->t_value); free(t->t_attack); free(t->t_defence);
+    free(t->vct_memo);
     for (int q = 1; q <= 2; q++) { free(t->code[q]); free(t->c_mine[q]); free(t->c_theirs[q]); }
     Py_XDECREF(t->g);
     Py_TYPE(t)->tp_free((PyObject *)t);
@@ -166,6 +167,8 @@ static int tree_init(TreeObject *t, PyObject *args, PyObject *kwds) {
         if (!t->code[q] || !t->c_mine[q] || !t->c_theirs[q]) { PyErr_NoMemory(); return -1; }
     }
     if (!s_alloc(&t->s, g)) { PyErr_NoMemory(); return -1; }
+    t->vct_memo = calloc(VCT_MEMO_SLOTS, sizeof(VctMemo));
+    if (!t->vct_memo) { PyErr_NoMemory(); return -1; }
     t->cap_nodes = max_nodes;
     t->max_edge = (long)max_nodes * 24 + 4L * t->area;
     return 0;

@@ -303,16 +303,14 @@ static void iterate(TreeObject *t, Step *path) {
             if (n->proven) { value = exact_value(n->proven); break; }
         } else if (!n->vct_done && t->vct_nodes > 0 && t->vct_visits > 0 && n->visits >= t->vct_visits && ni != 0) {
             /* The deferred VCT, once a node has proved worth it. */
-            int aborted;
             n->vct_done = 1;
-            Line *line = tree_solve(t, p, t->vct_nodes, t->vct_threes, 1, &aborted);
+            int first = tree_vct(t, p);
             n = &t->nodes[ni];
-            if (line) {
-                set_forced(t, n, line->v[0]);
+            if (first >= 0) {
+                set_forced(t, n, first);
                 n = &t->nodes[ni];
                 n->proven = T_WIN;
                 n->plies = 3;
-                free(line);
                 value = 1.0;
                 break;
             }
