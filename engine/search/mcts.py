@@ -668,15 +668,7 @@ class MCTS:
 
     def principal_variation(self, limit: int = _PV_LIMIT) -> list[int]:
         """Best moves from the root down the tree."""
-        pv = []
-        node = self.root
-        while node is not None and len(pv) < limit:
-            i = self.best_index(node)
-            if i is None:
-                break
-            pv.append(node.moves[i])
-            node = node.children[i]
-        return pv
+        return self._follow(self.root, [], limit)
 
     def line(self, move: int, limit: int = _PV_LIMIT) -> list[int]:
         """The principal variation that starts with root move ``move`` (``[move]`` when the
@@ -684,15 +676,16 @@ class MCTS:
         root = self.root
         if root is None or root.moves is None or move not in root.moves:
             return [move]
-        i = root.moves.index(move)
-        pv = [move]
-        node = root.children[i]
+        return self._follow(root.children[root.moves.index(move)], [move], limit)
+
+    def _follow(self, node: Node | None, pv: list[int], limit: int) -> list[int]:
+        """``pv`` extended by the best moves from ``node`` down, up to ``limit`` moves."""
         while node is not None and len(pv) < limit:
-            j = self.best_index(node)
-            if j is None:
+            i = self.best_index(node)
+            if i is None:
                 break
-            pv.append(node.moves[j])
-            node = node.children[j]
+            pv.append(node.moves[i])
+            node = node.children[i]
         return pv
 
     def root_children(self) -> list[Child]:
