@@ -228,11 +228,11 @@ class Session:
         self._job = None
         if abandoned and self._thinker is job.thinker:
             self._thinker = None
-        if job.kind != "move":
-            return self._finish_analysis(job, result, failure)
-        board = self._board
         lines = [wire.message(n) for n in self._notes]
         self._notes.clear()
+        if job.kind != "move":
+            return self._finish_analysis(job, result, failure, lines)
+        board = self._board
         move = result.move if result is not None else None
         try:
             move = operator.index(move)  # numpy integers are fine, anything else is not
@@ -245,12 +245,21 @@ class Session:
             move = quick_move(board)
             result = SearchResult(move=move, pv=[move], elapsed=max(0.0, self._now() - job.arrival),
                                   reason=f"search failed ({failure}); playing a quick move")
-        if self._detail:  # the last report is never throttled away
-            lines += self._report_lines(job, _final_info(result), True)
-        lines += [wire.message(t) for t in analysis.summary(result, board.config, job.reason, PV_SHOWN, self._board_view)]
-        board.play(move)
+        return self._conclude(job, result, [move], lines)
+
+    def _conclude(self, job: SearchJob, result: SearchResult, moves: list[int], lines: list[str],
+                  ranked: list[RootMove] | None = None) -> list[str]:
+        """``lines``, then the search's last report (``INFO show_detail``: never throttled
+        away), its summary and the move line; ``moves`` are played and the time charged."""
+        board = self._board
+        cfg = board.config
+        if self._detail:
+            lines += self._report_lines(job, _final_info(result, ranked), True)
+        lines += [wire.message(t) for t in analysis.summary(result, cfg, job.reason, PV_SHOWN, self._board_view)]
+        for move in moves:
+            board.play(move)
         self._clock.charge((self._now() - job.arrival) * 1000.0)
-        lines.append(wire.format_move(*board.config.xy(move)))
+        lines.append(" ".join(wire.format_move(*cfg.xy(m)) for m in moves))
         return lines
 
     def feed_now(self, line: str, arrival: float | None = None, stop: threading.Event | None = None) -> list[str]:
@@ -682,10 +691,11 @@ class Session:
         if not final and now - job.streamed_at < STREAM_PERIOD_S:
             return []
         job.streamed_at = now
-        if not self._detail:
-            return [wire.message(analysis.progress(job.board.config, info, PV_SHOWN, self._board_view))] if info.pv and not \
-                self._ending_soon(job, info, now) else []
-        return self._report_lines(job, info, final)
+        if self._detail:
+            return self._report_lines(job, info, final)
+        if not info.pv or self._ending_soon(job, info, now):
+            return []
+        return [wire.message(analysis.progress(job.board.config, info, PV_SHOWN, self._board_view))]
 
     @staticmethod
     def _ending_soon(job: SearchJob, info: SearchInfo, now: float) -> bool:
@@ -711,37 +721,25 @@ class Session:
             out.append(wire.message(analysis.depth_row(cfg, info, self._board_view)))
         return out
 
-    def _finish_analysis(self, job: SearchJob, outcome, failure: str | None) -> list[str]:
-        """Lines for a finished analysis: its report, then the move (two for balance two),
-        played on the board."""
+    def _finish_analysis(self, job: SearchJob, outcome, failure: str | None, lines: list[str]) -> list[str]:
+        """Lines for a finished analysis: its rows and report, then the move (two for balance
+        two), played on the board."""
         board = self._board
-        lines = [wire.message(n) for n in self._notes]
-        self._notes.clear()
         ranked = outcome.moves if isinstance(outcome, Ranking) else []
         ranked = [r for r in ranked if isinstance(r.move, int) and board.is_empty(r.move)]
         if failure is not None or not ranked:
             move = quick_move(board)
-            why = failure or "no move ranked"
-            lines.append(wire.message(f"analysis failed ({why}); playing a quick move"))
+            lines.append(wire.message(f"analysis failed ({failure or 'no move ranked'}); playing a quick move"))
             ranked = [RootMove(move, pv=[move])]
         result = outcome.result if isinstance(outcome, Ranking) else SearchResult(move=ranked[0].move)
-        cfg = board.config
         shown = ranked if job.count is None else ranked[: job.count]
-        if job.kind == "nbest" or job.kind == "defend":
+        if job.kind in ("nbest", "defend"):
             picked = [ranked[0].move]
             for i, r in enumerate(shown[:STREAM_LINES] if job.kind == "defend" else shown):
-                lines.append(wire.message(analysis.pv_row(cfg, i, r, result.depth, self._board_view)))
+                lines.append(wire.message(analysis.pv_row(board.config, i, r, result.depth, self._board_view)))
         else:
             picked = yixin.balanced(board, ranked, job.kind == "balance2", job.bias)
-        if self._detail:
-            lines += self._report_lines(job, _final_info(result, shown), True)
-        lines += [wire.message(t) for t in analysis.summary(result, cfg, job.reason, PV_SHOWN, self._board_view)]
-        for move in picked:
-            board.play(move)
-        self._clock.charge((self._now() - job.arrival) * 1000.0)
-        lines.append(" ".join(wire.format_move(*cfg.xy(m)) for m in picked))
-        return lines
-
+        return self._conclude(job, result, picked, lines, shown)
 
 def _final_info(result: SearchResult, ranked: list[RootMove] | None = None) -> SearchInfo:
     """A finished search as its last progress report."""
