@@ -1,6 +1,7 @@
 /*
- * engine.reversi._reversicore: the Reversi kernel in C -- perft, batched random playouts
- * and the exact endgame solver -- for engine/reversi/{perft,playout,solver}.py.
+ * engine.reversi._reversicore: the Reversi kernel in C -- perft, batched random playouts,
+ * the exact endgame solver and the pattern evaluation -- for engine/reversi/{perft,playout,
+ * solver,patterns}.py, and the 8x8 search tree of engine/reversi/native.py (_reversi_tree.h).
  *
  * Boards cross the boundary as Python ints in the row-major layout of engine/reversi/
  * bitboard.py (bit row * n + col); here a board of side n <= 8 lives in one uint64_t
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <math.h>
 
 /* ----------------------------------------------------------------------------------- */
 /* Shared helpers. */
@@ -858,6 +860,11 @@ static PyObject *py_eval_moves(PyObject *self, PyObject *args) {
 }
 
 /* ----------------------------------------------------------------------------------- */
+/* The 8x8 search tree with pattern leaves (engine/reversi/native.py). */
+
+#include "_reversi_tree.h"
+
+/* ----------------------------------------------------------------------------------- */
 /* The bench's yardstick: a plain C random-playout loop from the 8x8 start, written the
  * obvious way (a loop per direction for the moves, a walk per direction for the flips,
  * xorshift and a modulo for the choice), independent of the kernel above. */
@@ -991,5 +998,14 @@ PyMODINIT_FUNC PyInit__reversicore(void) {
     __builtin_cpu_init();
     use_popcnt = __builtin_cpu_supports("popcnt");
 #endif
-    return PyModule_Create(&moduledef);
+    if (PyType_Ready(&RtTreeType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&moduledef);
+    if (!m) return NULL;
+    Py_INCREF(&RtTreeType);
+    if (PyModule_AddObject(m, "Tree", (PyObject *)&RtTreeType) < 0) {
+        Py_DECREF(&RtTreeType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

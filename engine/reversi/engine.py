@@ -1,5 +1,6 @@
-"""The Reversi engine: the generic MCTS with the Reversi evaluator and oracle, its tree
-kept from move to move, behind the searcher contract of :mod:`engine.search.searcher`.
+"""The Reversi engine: the generic MCTS with the Reversi evaluator and oracle (on 8x8 with
+the pattern leaves, the same search in C: :mod:`engine.reversi.native`), its tree kept
+from move to move, behind the searcher contract of :mod:`engine.search.searcher`.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from ..game import GameError, Outcome, Verdict
 from ..search.choice import mean, rank
 from ..search.limits import Limits, RootMove, SearchInfo, SearchResult
 from ..search.mcts import MCTS
-from . import kernel, patterns
+from . import kernel, native, patterns
 from .evaluate import ReversiEvaluator, ReversiOracle
 from .options import ReversiOptions
 from .patternleaves import PatternLeaves
@@ -69,7 +70,10 @@ class ReversiEngine:
         self.evaluator = _evaluator(n, options)
         self.oracle = (ReversiOracle(options.tree_empties, options.root_empties, options.tree_nodes,
                                      options.root_nodes) if options.solver else None)
-        self.tree = MCTS(self.evaluator, self.oracle, options.tree, rng)
+        if native.available(n, options.native, self.evaluator):
+            self.tree: MCTS | native.NativeTree = native.NativeTree(self.evaluator, self.oracle, options.tree)
+        else:
+            self.tree = MCTS(self.evaluator, self.oracle, options.tree, rng)
         self.last_margin: int | None = None
 
     def new_game(self) -> None:

@@ -31,7 +31,10 @@ class ReversiOptions:
       many empty squares it solves inside the tree / at the root, ``tree_nodes`` /
       ``root_nodes`` its node budgets (``None``: :class:`~engine.reversi.evaluate.ReversiOracle`'s
       defaults for the kernel in use);
-    - ``tree``: the generic tree's :class:`~engine.search.mcts.TreeSettings`.
+    - ``tree``: the tree's :class:`~engine.search.mcts.TreeSettings`;
+    - ``native``: on 8x8 with the pattern leaves and the C kernel, search with the tree in C
+      (:mod:`engine.reversi.native`, the same algorithm one leaf at a time, many times
+      faster) instead of the generic tree.
 
     Set by key from text with :meth:`with_values` (``tree.exploration`` or ``exploration``).
     """
@@ -47,6 +50,7 @@ class ReversiOptions:
     tree_nodes: int | None = None
     root_nodes: int | None = None
     tree: TreeSettings = field(default_factory=TreeSettings)
+    native: bool = True
 
     def __post_init__(self) -> None:
         for name in ("playouts_per_leaf", "tree_empties", "root_empties", "tree_nodes", "root_nodes"):
