@@ -21,8 +21,12 @@ The pipeline, deterministic from ``--seed``:
    first set (a new run from a former run's weights).
 
 Held-out mean absolute errors (against the labels, per phase) go into the weights'
-``meta`` with the command line (the shipped file's two commands and their run times:
-docs/RESULTS.md, "Reversi: the pattern evaluation").  One core: numpy is kept off BLAS.
+``meta`` with the command line (the shipped file's commands and their run times:
+docs/RESULTS.md, "Reversi: the pattern evaluation").
+
+``--workers N`` labels in N processes (the labels, and so the weights, do not depend on N;
+the fit stays on one core, numpy kept off BLAS).  ``--work DIR`` keeps the games and each
+fitted phase in DIR, so a stopped run started again with the same settings resumes there.
 """
 
 from __future__ import annotations
@@ -100,8 +104,11 @@ def selfplay(games: int, seed: int, ev: pt.PatternEval | None = None, random_pli
                      np.array(es, dtype=np.int32), np.array(gs, dtype=np.int64))
 
 
-def exact_values(pos: Positions, ev: pt.PatternEval | None = None) -> np.ndarray:
+def exact_values(pos: Positions, ev: pt.PatternEval | None = None, pool: "Pool | None" = None) -> np.ndarray:
     """The exact final disc differential of every position (the endgame solver)."""
+    if pool is not None and len(pos) > 1:
+        table = ev.weights.table if ev is not None else None
+        return pool.map(_exact_chunk, pos, table)
     handle = ev.handle if ev is not None else None
     out = np.empty(len(pos), dtype=np.float64)
     for i in range(len(pos)):
@@ -115,15 +122,56 @@ def _solve(p: int, o: int, handle):
     return solve_position(p, o, 1, 8, ev=handle)
 
 
-def search_labels(pos: Positions, ev: pt.PatternEval, leaf_empties: int) -> np.ndarray:
-    """The value in discs of a search of every position down to ``leaf_empties`` empty
-    squares, on ``ev``."""
+def search_labels(pos: Positions, ev: pt.PatternEval, leaf_empties: int, min_depth: int = 1,
+                  pool: "Pool | None" = None) -> np.ndarray:
+    """The value in discs of a search of every position on ``ev``, down to ``leaf_empties``
+    empty squares and at least ``min_depth`` plies."""
+    if pool is not None and len(pos) > 1:
+        return pool.map(_search_chunk, pos, ev.weights.table, (leaf_empties, min_depth))
     out = np.empty(len(pos), dtype=np.float64)
     for e in np.unique(pos.empties):
         idx = np.flatnonzero(pos.empties == e)
         leaves = [(int(pos.p[i]), int(pos.o[i]), 1) for i in idx]
-        out[idx] = np.array(ev.leaves(leaves, int(e) - leaf_empties), dtype=np.float64) / pt.SCALE
+        depth = max(int(e) - leaf_empties, min_depth)
+        out[idx] = np.array(ev.leaves(leaves, depth), dtype=np.float64) / pt.SCALE
     return out
+
+
+def _weights_eval(table: np.ndarray | None) -> pt.PatternEval | None:
+    return None if table is None else pt.PatternEval(pt.Weights(table, {}))
+
+
+def _exact_chunk(pos: Positions, table: np.ndarray | None, _extra) -> np.ndarray:
+    return exact_values(pos, _weights_eval(table))
+
+
+def _search_chunk(pos: Positions, table: np.ndarray, extra: tuple[int, int]) -> np.ndarray:
+    return search_labels(pos, _weights_eval(table), *extra)
+
+
+class Pool:
+    """Labels computed by ``workers`` processes: the positions are cut into chunks, each
+    labelled by the same function the serial path runs, and put back in order (so a run's
+    labels do not depend on the number of workers)."""
+
+    def __init__(self, workers: int) -> None:
+        import multiprocessing
+        self.workers = workers
+        self._pool = multiprocessing.get_context("fork").Pool(workers)
+
+    def map(self, fn, pos: Positions, table: np.ndarray | None, extra=None) -> np.ndarray:
+        # small chunks so that slow solves spread over the workers
+        bounds = np.linspace(0, len(pos), min(len(pos), 16 * self.workers) + 1).astype(int)
+        jobs = [(fn, pos.take(slice(a, b)), table, extra) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+        return np.concatenate(self._pool.starmap(_call, jobs))
+
+    def close(self) -> None:
+        self._pool.close()
+        self._pool.join()
+
+
+def _call(fn, pos, table, extra):
+    return fn(pos, table, extra)
 
 
 def features(pos: Positions) -> tuple[np.ndarray, np.ndarray]:
@@ -199,75 +247,173 @@ def predict(w: np.ndarray, idx: np.ndarray, extras: np.ndarray) -> np.ndarray:
 
 
 def fit(train: Positions, held: Positions, exact: int, lam: float, meta: dict, log=None,
-        ev: pt.PatternEval | None = None) -> tuple[pt.Weights, dict]:
+        ev: pt.PatternEval | None = None, min_depth: int = 1, pool: Pool | None = None,
+        checkpoint: "Checkpoint | None" = None, fit_iterations: int = 300) -> tuple[pt.Weights, dict]:
     """Label and fit every phase, from the end (step 2 and 3); the weights and the
     held-out errors per phase.  ``ev``: the solver's move-ordering evaluation (only
-    speed: solved values are exact whatever the order)."""
+    speed: solved values are exact whatever the order).  ``checkpoint``: where each
+    fitted phase is kept, and read back instead of being done again."""
     weights = pt.Weights.zeros(meta)
-    size = pt.table_size()
     report = {}
     for phase in range(pt.PHASES):
         lo = phase * pt.PHASE_WIDTH + 1
-        sel_t, sel_h = (train.empties - 1) // pt.PHASE_WIDTH, (held.empties - 1) // pt.PHASE_WIDTH
-        parts = [x.take(np.minimum(s, pt.PHASES - 1) == phase) for x, s in ((train, sel_t), (held, sel_h))]
-        current = pt.PatternEval(weights)
-        ys = []
-        for part in parts:
-            y = np.empty(len(part))
-            near = part.empties <= exact
-            y[near] = exact_values(part.take(near), ev)
-            if (~near).any():
-                y[~near] = search_labels(part.take(~near), current, lo - 1)
-            ys.append(y)
-        (tr, ho), (ytr, yho) = parts, ys
-        if len(tr) == 0:
+        name = f"{lo}-{lo + pt.PHASE_WIDTH - 1}"
+        done = checkpoint.phase(phase) if checkpoint else None
+        if done is not None:
+            row, entry = done
+        else:
+            row, entry = _fit_phase(train, held, phase, pt.PatternEval(weights), exact, lam, ev, min_depth, pool,
+                                    fit_iterations)
+            if checkpoint:
+                checkpoint.save_phase(phase, row, entry)
+        if row is None:
             continue
-        idx, extras = features(tr)
-        w = ridge(idx, extras, ytr, size, lam)
-        w[:size - pt.EXTRAS] = w[pt.tie_map()]  # tied weights take their fitted twin's value
         table = weights.table.copy()
-        table[phase] = np.clip(np.rint(w * pt.SCALE), -32767, 32767).astype(np.int16)
+        table[phase] = row
         weights = pt.Weights(table, meta)
-        entry = {"train": int(len(tr)), "train_mae": float(np.abs(predict(w, idx, extras) - ytr).mean())}
-        if len(ho):
-            hidx, hextras = features(ho)
-            entry["held"] = int(len(ho))
-            entry["held_mae"] = float(np.abs(predict(w, hidx, hextras) - yho).mean())
-        report[f"{lo}-{lo + pt.PHASE_WIDTH - 1}"] = entry
+        report[name] = entry
         if log:
-            log(f"phase {phase} (empties {lo}-{lo + pt.PHASE_WIDTH - 1}): {json.dumps(entry)}")
+            log(f"phase {phase} (empties {name}): {json.dumps(entry)}")
     return weights, report
+
+
+def _fit_phase(train: Positions, held: Positions, phase: int, current: pt.PatternEval, exact: int,
+               lam: float, ev: pt.PatternEval | None, min_depth: int, pool: Pool | None, fit_iterations: int):
+    """One phase's labels and ridge fit: its table row (``None`` without positions) and
+    its report entry."""
+    t0 = time.monotonic()
+    lo = phase * pt.PHASE_WIDTH + 1
+    size = pt.table_size()
+    sel_t, sel_h = (train.empties - 1) // pt.PHASE_WIDTH, (held.empties - 1) // pt.PHASE_WIDTH
+    parts = [x.take(np.minimum(s, pt.PHASES - 1) == phase) for x, s in ((train, sel_t), (held, sel_h))]
+    ys = []
+    for part in parts:
+        y = np.empty(len(part))
+        near = part.empties <= exact
+        if near.any():
+            y[near] = exact_values(part.take(near), ev, pool)
+        if (~near).any():
+            y[~near] = search_labels(part.take(~near), current, lo - 1, min_depth, pool)
+        ys.append(y)
+    (tr, ho), (ytr, yho) = parts, ys
+    if len(tr) == 0:
+        return None, None
+    t1 = time.monotonic()
+    idx, extras = features(tr)
+    w = ridge(idx, extras, ytr, size, lam, fit_iterations)
+    w[:size - pt.EXTRAS] = w[pt.tie_map()]  # tied weights take their fitted twin's value
+    row = np.clip(np.rint(w * pt.SCALE), -32767, 32767).astype(np.int16)
+    entry = {"train": int(len(tr)), "train_mae": float(np.abs(predict(w, idx, extras) - ytr).mean())}
+    if len(ho):
+        hidx, hextras = features(ho)
+        entry["held"] = int(len(ho))
+        entry["held_mae"] = float(np.abs(predict(w, hidx, hextras) - yho).mean())
+    entry["label_s"] = round(t1 - t0, 1)
+    entry["fit_s"] = round(time.monotonic() - t1, 1)
+    return row, entry
+
+
+class Checkpoint:
+    """A run's work kept in a folder, so that a stopped run resumes where it stopped:
+    ``run.json`` (the settings, which must match), each iteration's games
+    (``games-I.npz``) and each fitted phase (``phase-I-P.npz``)."""
+
+    def __init__(self, folder: str, settings: dict) -> None:
+        from pathlib import Path
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        run = self.folder / "run.json"
+        if run.exists():
+            recorded = json.loads(run.read_text())
+            if recorded != settings:
+                raise SystemExit(f"{run}: recorded for other settings ({recorded}), not {settings}")
+        else:
+            run.write_text(json.dumps(settings))
+        self.iteration = 0
+
+    def _write(self, name: str, **arrays) -> None:
+        tmp = self.folder / (name + ".tmp.npz")
+        np.savez_compressed(tmp, **arrays)
+        tmp.replace(self.folder / name)
+
+    def games(self, iteration: int) -> Positions | None:
+        path = self.folder / f"games-{iteration}.npz"
+        if not path.exists():
+            return None
+        with np.load(path) as d:
+            return Positions(d["p"], d["o"], d["empties"], d["game"])
+
+    def save_games(self, iteration: int, pos: Positions) -> None:
+        self._write(f"games-{iteration}.npz", p=pos.p, o=pos.o, empties=pos.empties, game=pos.game)
+
+    def phase(self, phase: int):
+        path = self.folder / f"phase-{self.iteration}-{phase}.npz"
+        if not path.exists():
+            return None
+        with np.load(path) as d:
+            entry = json.loads(str(d["entry"]))
+            return (np.array(d["row"]) if entry is not None else None), entry
+
+    def save_phase(self, phase: int, row: np.ndarray | None, entry: dict | None) -> None:
+        self._write(f"phase-{self.iteration}-{phase}.npz", row=row if row is not None else np.zeros(0, np.int16),
+                    entry=np.array(json.dumps(entry)))
 
 
 def train(games: int, seed: int, exact: int = 14, lam: float = 3.0, iterations: int = 1,
           holdout: int = 10, random_plies: int = 12, command: str = "", log=None,
-          version: str = "1", start: pt.Weights | None = None) -> pt.Weights:
+          version: str = "1", start: pt.Weights | None = None, min_depth: int = 1, workers: int = 1,
+          work: str | None = None, fit_iterations: int = 300) -> pt.Weights:
     """The whole pipeline (the module docstring); the fitted weights with their ``meta``.
-    ``start``: weights that play the first iteration's games (else random moves)."""
+    ``start``: weights that play the first iteration's games (else random moves);
+    ``min_depth``: the fewest plies a search label looks ahead; ``workers``: processes that
+    label; ``work``: a folder to checkpoint into and resume from; ``fit_iterations``: the
+    conjugate-gradient steps of each phase's fit."""
     meta = {"version": version, "command": command, "games": games, "seed": seed, "exact": exact,
             "ridge": lam, "iterations": iterations, "patterns": [name for name, _ in pt.SHAPES]}
+    if min_depth != 1:
+        meta["min_depth"] = min_depth
+    if fit_iterations != 300:
+        meta["fit_iterations"] = fit_iterations
     if start is not None:
         meta["start"] = {"version": start.version, "command": start.meta.get("command")}
+    checkpoint = None
+    if work is not None:
+        settings = {k: v for k, v in meta.items() if k != "command"}
+        settings["holdout"], settings["random_plies"] = holdout, random_plies
+        checkpoint = Checkpoint(work, settings)
+    pool = Pool(workers) if workers > 1 else None
     sets: list[Positions] = []
     weights = start
-    for it in range(iterations):
-        t0 = time.monotonic()
-        ev = pt.PatternEval(weights) if weights is not None else None
-        sets.append(selfplay(games, seed * 1000 + it, ev, random_plies, first_game=it * games))
-        allpos = Positions.join(sets)
-        # one copy of each position (a transposition keeps its first game)
-        keys = allpos.p.astype(np.object_) * (1 << 64) + allpos.o.astype(np.object_)
-        _, first = np.unique(keys, return_index=True)
-        allpos = allpos.take(np.sort(first))
-        held = allpos.game % holdout == 0
-        if log:
-            log(f"iteration {it}: {len(allpos)} positions ({int(held.sum())} held out), "
-                f"self-play {time.monotonic() - t0:.1f} s")
-        weights, report = fit(allpos.take(~held), allpos.take(held), exact, lam, meta, log, ev)
-        meta = dict(meta, held_out_mae=report)
-        weights = pt.Weights(weights.table, meta)
-        if log:
-            log(f"iteration {it} done in {time.monotonic() - t0:.1f} s")
+    try:
+        for it in range(iterations):
+            t0 = time.monotonic()
+            ev = pt.PatternEval(weights) if weights is not None else None
+            played = checkpoint.games(it) if checkpoint else None
+            if played is None:
+                played = selfplay(games, seed * 1000 + it, ev, random_plies, first_game=it * games)
+                if checkpoint:
+                    checkpoint.save_games(it, played)
+            sets.append(played)
+            allpos = Positions.join(sets)
+            # one copy of each position (a transposition keeps its first game)
+            keys = allpos.p.astype(np.object_) * (1 << 64) + allpos.o.astype(np.object_)
+            _, first = np.unique(keys, return_index=True)
+            allpos = allpos.take(np.sort(first))
+            held = allpos.game % holdout == 0
+            if log:
+                log(f"iteration {it}: {len(allpos)} positions ({int(held.sum())} held out), "
+                    f"self-play {time.monotonic() - t0:.1f} s")
+            if checkpoint:
+                checkpoint.iteration = it
+            weights, report = fit(allpos.take(~held), allpos.take(held), exact, lam, meta, log, ev,
+                                  min_depth, pool, checkpoint, fit_iterations)
+            meta = dict(meta, held_out_mae=report)
+            weights = pt.Weights(weights.table, meta)
+            if log:
+                log(f"iteration {it} done in {time.monotonic() - t0:.1f} s")
+    finally:
+        if pool is not None:
+            pool.close()
     return weights
 
 
@@ -282,12 +428,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--random-plies", type=int, default=12)
     ap.add_argument("--version", default="1")
     ap.add_argument("--start", default=None, help="weights that play the first games (default: random moves)")
+    ap.add_argument("--min-depth", type=int, default=1, help="the fewest plies a search label looks ahead")
+    ap.add_argument("--workers", type=int, default=1, help="processes that label (the result does not depend on it)")
+    ap.add_argument("--fit-iterations", type=int, default=300, help="conjugate-gradient steps of each phase's fit")
+    ap.add_argument("--work", default=None, help="a folder to checkpoint into; a stopped run resumes from it")
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
     command = "python -m lab.reversi_train " + " ".join(sys.argv[1:] if argv is None else argv)
     weights = train(args.games, args.seed, args.exact, args.ridge, args.iterations, args.holdout,
                     args.random_plies, command, log=lambda s: print(s, flush=True), version=args.version,
-                    start=pt.Weights.load(args.start) if args.start else None)
+                    start=pt.Weights.load(args.start) if args.start else None, min_depth=args.min_depth,
+                    workers=args.workers, work=args.work, fit_iterations=args.fit_iterations)
     weights.save(args.out)
     print(f"wrote {args.out}")
     return 0
