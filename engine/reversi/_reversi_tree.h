@@ -17,6 +17,8 @@
  * other calls meanwhile).
  */
 
+#include "_reversi_tree_eval.h"
+
 #define RT_UNKNOWN 0 /* outcomes for a node's side to move: engine.game.Outcome's values */
 #define RT_WIN 1
 #define RT_LOSS 2
@@ -55,6 +57,7 @@ typedef struct {
     PyObject_HEAD
     PyObject *leaf_cap, *order_cap;
     const EvalW *leaf_ev, *order_ev;
+    RtEval leaf;                 /* leaf_ev with its fast index tables */
     int depth;                   /* plies searched on the evaluation per leaf */
     double leaf_k, prior_t, R;   /* logistic slope, prior temperature, playouts per leaf */
     double c, widen, bias, mix;  /* TreeSettings */
@@ -153,9 +156,7 @@ static inline int rt_final_outcome(uint64_t P, uint64_t O) {
 
 /* The leaf value for P (patternleaves.PatternLeaves.values). */
 static double rt_leaf_value(RtTree *t, uint64_t P, uint64_t O) {
-    int d, best;
-    uint64_t nodes = 0;
-    d = t->depth == 0 ? EV_CALL(eval, t->leaf_ev, P, O) : ev_search(t->leaf_ev, P, O, t->depth, &best, &nodes);
+    int d = rt_search(&t->leaf, P, O, t->depth);
     double x = d * t->leaf_k;
     return x > -700 ? 1.0 / (1.0 + exp(-x)) : 0.0;
 }
@@ -262,12 +263,11 @@ static int32_t rt_child(RtTree *t, uint64_t P, uint64_t O) {
 static void rt_expand(RtTree *t, int32_t ni, uint64_t P, uint64_t O) {
     uint64_t m = k64_moves(P, O, ~0ULL);
     int sqs[64], vals[64], n = 0;
-    uint64_t nodes = 0;
     while (m) {
-        int sq = __builtin_ctzll(m), best;
+        int sq = __builtin_ctzll(m);
         m &= m - 1;
         uint64_t x = 1ULL << sq, f = k64_flips(P, O, x);
-        int v = -ev_search(t->leaf_ev, O ^ f, P | f | x, 0, &best, &nodes);
+        int v = -rt_search(&t->leaf, O ^ f, P | f | x, 0);
         int i = n++;
         while (i > 0 && vals[i - 1] < v) { /* stable: equal values keep square order */
             vals[i] = vals[i - 1];
@@ -533,6 +533,7 @@ static void rt_dealloc(RtTree *t) {
     free(t->nodes);
     free(t->edges);
     free(t->cache);
+    rt_eval_free(&t->leaf);
     Py_XDECREF(t->leaf_cap);
     Py_XDECREF(t->order_cap);
     Py_TYPE(t)->tp_free((PyObject *)t);
@@ -574,7 +575,7 @@ static int rt_init(RtTree *t, PyObject *args, PyObject *kwds) {
         return -1;
     }
     t->cache = calloc((size_t)1 << RT_CACHE_BITS, sizeof(RtCached));
-    if (!t->cache) {
+    if (!t->cache || !rt_eval_init(&t->leaf, leaf_ev, rt_fast_pext())) {
         PyErr_NoMemory();
         return -1;
     }
@@ -755,6 +756,21 @@ static PyObject *rt_begin(RtTree *t, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
+/* leaf(p, o) -> the tree's value of a leaf with p to move against o (8x8 bitboards), in
+ * 1/128 discs: the evaluation searched `depth` plies, as eval_leaves gives it. */
+static PyObject *rt_leaf(RtTree *t, PyObject *args) {
+    PyObject *po, *oo;
+    uint64_t P, O;
+    if (!PyArg_ParseTuple(args, "OO", &po, &oo)) return NULL;
+    if (!rt_usable(t, 0)) return NULL;
+    if (read64(po, &P) < 0 || read64(oo, &O) < 0) return NULL;
+    if (P & O) {
+        PyErr_SetString(PyExc_ValueError, "black and white discs on the same square");
+        return NULL;
+    }
+    return PyLong_FromLong(rt_search(&t->leaf, P, O, t->depth));
+}
+
 static PyObject *rt_reset(RtTree *t, PyObject *unused) {
     if (!rt_usable(t, 0)) return NULL;
     rt_clear(t);
@@ -857,6 +873,8 @@ static PyMethodDef rt_methods[] = {
     {"advance", (PyCFunction)rt_advance, METH_VARARGS,
      "advance(moves, black, white, to_move) -> whether the tree moved on to the position after moves"},
     {"reset", (PyCFunction)rt_reset, METH_NOARGS, "reset(): forget the tree"},
+    {"leaf", (PyCFunction)rt_leaf, METH_VARARGS,
+     "leaf(p, o) -> the value of a leaf, p to move, in 1/128 discs (as eval_leaves at the tree's depth)"},
     {"begin", (PyCFunction)rt_begin, METH_NOARGS, "begin(): a new search's counters"},
     {"run", (PyCFunction)rt_run, METH_VARARGS,
      "run(seconds, nodes, playouts, max_nodes) -> 'proven', 'nodes', 'playouts' or 'time'"},

@@ -80,6 +80,20 @@ def test_both_trees_search_alike_one_leaf_at_a_time(name, make, nodes):
     assert c_result.nodes == nodes and c_result.reason == "nodes"
 
 
+def test_the_trees_leaf_values_are_the_kernels():
+    """The C tree's leaf (its own indexing of the patterns where the CPU allows) gives the
+    kernel's eval_leaves values, from the opening to finished games, at every depth."""
+    ev = patterns.default()
+    leaves = [s.snapshot() for e in (55, 40, 25, 12, 3) for s in fixed_positions(e, 25)]
+    leaves.append(ReversiState.from_text("XX" + "-" * 61 + "O" + " O").snapshot())  # over: the exact result
+    for depth in (0, 1, 2, 3):
+        tree = kernel.native().Tree(leaf_ev=ev.handle, order_ev=None, depth=depth, leaf_k=1 / 1536, prior_t=1 / 512,
+                                    weight=1.0, exploration=0.8, widening=0.0, prior_bias=0.0, minimax=0.0,
+                                    solver=True, tree_empties=14, tree_nodes=1000, ev_min=14)
+        mine = [tree.leaf(*((b, w) if t == 1 else (w, b))) for b, w, t in leaves]
+        assert mine == ev.leaves(leaves, depth), depth
+
+
 def test_both_trees_prove_alike_with_the_oracle():
     """From 18 empties the tree solves nodes from 14 empties and proves the root lost:
     the same proofs, plies, visits and move in both (the root's own solve is off)."""
