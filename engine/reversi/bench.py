@@ -4,8 +4,11 @@ endgame solver, and the search, from fixed positions with fixed seeds.
 Every row is a dict; ``python -m engine.reversi bench --json`` prints one JSON object a
 line.  Rows that play random games carry ``playouts_per_s``; search rows also carry a
 ``signature`` (the move, the playouts and the root's visit counts under a node limit and a
-fixed seed), which is the same on every machine and for both kernels, so a change that
-alters the search shows up there while the timings show the speed.
+fixed seed), which is the same on every machine, so a change that alters the search shows up
+there while the timings show the speed.  A search row's ``tree`` says which tree searched:
+with the C kernel the pattern leaves run in the C tree (:mod:`engine.reversi.native`, one
+leaf at a time, where the generic tree values leaves in batches), so those signatures differ
+from the Python kernel's; the random-playout rows are the generic tree's with both kernels.
 """
 
 from __future__ import annotations
@@ -133,6 +136,7 @@ def search_rows(nodes: int = 5000, seed: int = 1) -> Iterator[dict]:
     from ..search.limits import Limits  # the search (and numpy) only for these rows
     from . import patterns
     from .engine import ReversiEngine
+    from .native import NativeTree
     from .options import ReversiOptions
 
     cases = [("start", ReversiState()), ("22 empties", fixed_positions(22, 1)[0])]
@@ -147,7 +151,9 @@ def search_rows(nodes: int = 5000, seed: int = 1) -> Iterator[dict]:
         visits = ",".join(f"{state.move_to_text(c.move)}:{int(c.n)}" for c in root)
         digest = hashlib.sha1(f"{result.move}|{result.playouts}|{visits}".encode()).hexdigest()[:12]
         oracle = searcher.oracle
-        yield {"bench": "search", "leaves": leaves, "position": name, "kernel": kernel.name(), "node_limit": nodes,
+        tree = "C" if isinstance(searcher.tree, NativeTree) else "Python"
+        yield {"bench": "search", "leaves": leaves, "position": name, "kernel": kernel.name(), "tree": tree,
+               "node_limit": nodes,
                "seed": seed,
                "move": state.move_to_text(result.move), "nodes": result.nodes, "playouts": result.playouts,
                "proven": result.proven, "signature": digest, "seconds": round(spent, 3),
