@@ -161,11 +161,11 @@ def test_playout_and_node_limits_and_the_deadline():
     result = engine.search(state, Limits(playouts=777))
     assert result.playouts == 777 and result.reason == "playouts"
     result = engine.search(state, Limits(nodes=321))
-    assert result.nodes <= 321 and result.reason == "nodes"
+    assert result.nodes == 321 and result.reason == "nodes"
     t = time.monotonic()
     result = engine.search(state, Limits(deadline=t + 0.3))
     spent = time.monotonic() - t
-    assert result.reason == "deadline" and 0.25 <= spent < 0.6 and result.nodes > 100
+    assert result.reason == "deadline" and 0.29 <= spent < 1.0 and result.nodes > 100
 
 
 def test_stop_and_reports():
