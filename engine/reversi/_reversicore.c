@@ -692,6 +692,7 @@ static PyObject *py_eval_load(PyObject *self, PyObject *args) {
             Py_DECREF(sqs);
         }
     }
+    if (ok) ev_prepare(e); /* the evaluation's per-nibble tables (_reversi_eval.h) */
     if (ok) {
         e->w = malloc((size_t)buf.len);
         ok = e->w != NULL;
