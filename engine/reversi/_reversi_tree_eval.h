@@ -88,15 +88,39 @@ __attribute__((target("bmi2,popcnt"))) static inline int rt_eval_pext(const RtEv
     return (int)t;
 }
 
-/* k64_mid with rt_eval_pext: negamax alpha-beta to `depth` plies (a pass is not a ply), moves
- * in the order of their evaluations when 2 or more plies remain. */
+/* k64_mid's value with rt_eval_pext: negamax alpha-beta to `depth` plies (a pass is not a
+ * ply), moves in the order of their evaluations when 2 or more plies remain.  With one ply
+ * left the move that refuted a sibling (`killer`, a square, -1 none) is tried first: a
+ * different order, so fewer evaluations, never a different value (the root's window is
+ * full, so the search returns the exact minimax value). */
 __attribute__((target("bmi2,popcnt"))) static int rt_mid_pext(const RtEval *r, uint64_t P, uint64_t O, int alpha,
-                                                             int beta, int depth) {
+                                                             int beta, int depth, int *killer) {
     if (depth <= 0) return rt_eval_pext(r, P, O);
     uint64_t m = k64_moves(P, O, ~0ULL);
     if (!m) {
         if (!k64_moves(O, P, ~0ULL)) return EV_SCALE * k64_final(P, O, 64);
-        return -rt_mid_pext(r, O, P, -beta, -alpha, depth);
+        return -rt_mid_pext(r, O, P, -beta, -alpha, depth, killer);
+    }
+    if (depth == 1) {
+        int bestv = -1000000, first = *killer;
+        if (first >= 0 && ((m >> first) & 1)) {
+            uint64_t x = 1ULL << first, f = k64_flips(P, O, x);
+            bestv = -rt_eval_pext(r, O ^ f, P | f | x);
+            if (bestv >= beta) return bestv;
+            m &= ~x;
+        }
+        while (m) {
+            int sq = __builtin_ctzll(m);
+            m &= m - 1;
+            uint64_t x = 1ULL << sq, f = k64_flips(P, O, x);
+            int v = -rt_eval_pext(r, O ^ f, P | f | x);
+            if (v > bestv) {
+                bestv = v;
+                *killer = sq;
+                if (v >= beta) break;
+            }
+        }
+        return bestv;
     }
     int sqs[64], keys[64];
     uint64_t fl[64];
@@ -105,7 +129,7 @@ __attribute__((target("bmi2,popcnt"))) static int rt_mid_pext(const RtEval *r, u
         int sq = __builtin_ctzll(m);
         m &= m - 1;
         uint64_t x = 1ULL << sq, f = k64_flips(P, O, x);
-        int key = depth >= 2 ? rt_eval_pext(r, O ^ f, P | f | x) : 0;
+        int key = rt_eval_pext(r, O ^ f, P | f | x);
         int i = n++;
         while (i > 0 && keys[i - 1] > key) {
             keys[i] = keys[i - 1];
@@ -117,11 +141,11 @@ __attribute__((target("bmi2,popcnt"))) static int rt_mid_pext(const RtEval *r, u
         sqs[i] = sq;
         fl[i] = f;
     }
-    int bestv = -1000000;
+    int bestv = -1000000, below = -1;
     for (int i = 0; i < n; i++) {
         uint64_t x = 1ULL << sqs[i];
         int a = alpha > bestv ? alpha : bestv;
-        int v = -rt_mid_pext(r, O ^ fl[i], P | fl[i] | x, -beta, -a, depth - 1);
+        int v = -rt_mid_pext(r, O ^ fl[i], P | fl[i] | x, -beta, -a, depth - 1, &below);
         if (v > bestv) {
             bestv = v;
             if (v >= beta) break;
@@ -135,7 +159,8 @@ __attribute__((target("bmi2,popcnt"))) static int rt_mid_pext(const RtEval *r, u
  * 1/EV_SCALE discs: what eval_leaves gives. */
 static int rt_search(const RtEval *r, uint64_t P, uint64_t O, int depth) {
 #ifdef RT_HAVE_PEXT
-    if (r->fast) return rt_mid_pext(r, P, O, -1000000, 1000000, depth);
+    int killer = -1;
+    if (r->fast) return rt_mid_pext(r, P, O, -1000000, 1000000, depth, &killer);
 #endif
     int best;
     uint64_t nodes = 0;
