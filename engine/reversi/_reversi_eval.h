@@ -22,9 +22,10 @@
 #define EV_SCALE 128 /* patterns.SCALE: the evaluation's unit is 1/EV_SCALE of a disc */
 #define EV_LANES 8   /* placements per vector */
 #define EV_NVEC (EV_MAXINST / EV_LANES)
-#define EV_STRIDE 8   /* vectors per table row: a power of 2, so a row's address is a shift and a mask */
+#define EV_STRIDE 8   /* vectors per table row (EV_NVEC used): 128 bytes, see ev_sum */
 
 typedef uint16_t ev_vec __attribute__((vector_size(2 * EV_LANES)));
+_Static_assert(sizeof(ev_vec) * EV_STRIDE == 16 * 8, "ev_sum addresses a table row as 16 * nibble * 8 bytes");
 
 typedef struct {
     int phases, size, width, ninst;
@@ -34,7 +35,8 @@ typedef struct {
     int8_t sq[EV_MAXINST][EV_MAXLEN];
     /* nib[n][v][c] lane i: S of placement c * EV_LANES + i (0 past ninst) for the board
      * whose only discs are nibble n's squares 4n..4n+3 set in v (bit b of v: square 4n + b);
-     * a nibble value's vectors are adjacent, so one lookup reads 96 contiguous bytes */
+     * a nibble value's vectors are adjacent, so one lookup reads 96 contiguous bytes
+     * (32 KB in all, inside the struct: the capsule frees it with the struct) */
     ev_vec nib[16][16][EV_STRIDE];
     int phase_at[65];     /* by empty squares: the phase's first weight (ev_phase * size) */
 } EvalW;
@@ -48,6 +50,7 @@ static inline int ev_phase(const EvalW *e, int empties) {
 static void ev_prepare(EvalW *e) {
     memset(e->nib, 0, sizeof e->nib);
     for (int n = 0; n <= 64; n++) e->phase_at[n] = ev_phase(e, n) * e->size;
+    for (int k = e->ninst; k < EV_MAXINST; k++) e->off[k] = 0; /* the unused lanes: see ev_sum */
     for (int k = 0; k < e->ninst; k++) {
         int pw = 1;
         for (int j = e->len[k] - 1; j >= 0; j--, pw *= 3) {
