@@ -17,7 +17,32 @@
  * other calls meanwhile).
  */
 
+#define RFN(x) rt64_##x
+#define KF(x) k64_##x
 #include "_reversi_tree_eval.h"
+#undef RFN
+#undef KF
+#ifdef HAVE_POPCNT_BUILD
+#pragma GCC push_options
+#pragma GCC target("popcnt")
+#define RFN(x) rt64p_##x
+#define KF(x) k64p_##x
+#include "_reversi_tree_eval.h"
+#undef RFN
+#undef KF
+#pragma GCC pop_options
+#endif
+
+/* The value for P of a `depth`-ply search on the evaluation (0: the evaluation), in
+ * 1/EV_SCALE discs: what eval_leaves gives. */
+static int rt_search(const EvalW *ev, uint64_t P, uint64_t O, int depth) {
+    int killer = -1;
+    if (depth == 0) return EV_CALL(eval, ev, P, O);
+#ifdef HAVE_POPCNT_BUILD
+    if (use_popcnt) return rt64p_mid(ev, P, O, -1000000, 1000000, depth, &killer);
+#endif
+    return rt64_mid(ev, P, O, -1000000, 1000000, depth, &killer);
+}
 
 #define RT_UNKNOWN 0 /* outcomes for a node's side to move: engine.game.Outcome's values */
 #define RT_WIN 1
@@ -57,7 +82,6 @@ typedef struct {
     PyObject_HEAD
     PyObject *leaf_cap, *order_cap;
     const EvalW *leaf_ev, *order_ev;
-    RtEval leaf;                 /* leaf_ev with its fast index tables */
     int depth;                   /* plies searched on the evaluation per leaf */
     double leaf_k, prior_t, R;   /* logistic slope, prior temperature, playouts per leaf */
     double c, widen, bias, mix;  /* TreeSettings */
@@ -156,7 +180,7 @@ static inline int rt_final_outcome(uint64_t P, uint64_t O) {
 
 /* The leaf value for P (patternleaves.PatternLeaves.values). */
 static double rt_leaf_value(RtTree *t, uint64_t P, uint64_t O) {
-    int d = rt_search(&t->leaf, P, O, t->depth);
+    int d = rt_search(t->leaf_ev, P, O, t->depth);
     double x = d * t->leaf_k;
     return x > -700 ? 1.0 / (1.0 + exp(-x)) : 0.0;
 }
@@ -267,7 +291,7 @@ static void rt_expand(RtTree *t, int32_t ni, uint64_t P, uint64_t O) {
         int sq = __builtin_ctzll(m);
         m &= m - 1;
         uint64_t x = 1ULL << sq, f = k64_flips(P, O, x);
-        int v = -rt_search(&t->leaf, O ^ f, P | f | x, 0);
+        int v = -rt_search(t->leaf_ev, O ^ f, P | f | x, 0);
         int i = n++;
         while (i > 0 && vals[i - 1] < v) { /* stable: equal values keep square order */
             vals[i] = vals[i - 1];
@@ -533,7 +557,6 @@ static void rt_dealloc(RtTree *t) {
     free(t->nodes);
     free(t->edges);
     free(t->cache);
-    rt_eval_free(&t->leaf);
     Py_XDECREF(t->leaf_cap);
     Py_XDECREF(t->order_cap);
     Py_TYPE(t)->tp_free((PyObject *)t);
@@ -575,7 +598,7 @@ static int rt_init(RtTree *t, PyObject *args, PyObject *kwds) {
         return -1;
     }
     t->cache = calloc((size_t)1 << RT_CACHE_BITS, sizeof(RtCached));
-    if (!t->cache || !rt_eval_init(&t->leaf, leaf_ev, rt_fast_pext())) {
+    if (!t->cache) {
         PyErr_NoMemory();
         return -1;
     }
@@ -768,7 +791,7 @@ static PyObject *rt_leaf(RtTree *t, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "black and white discs on the same square");
         return NULL;
     }
-    return PyLong_FromLong(rt_search(&t->leaf, P, O, t->depth));
+    return PyLong_FromLong(rt_search(t->leaf_ev, P, O, t->depth));
 }
 
 static PyObject *rt_reset(RtTree *t, PyObject *unused) {

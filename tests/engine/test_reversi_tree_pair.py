@@ -81,8 +81,9 @@ def test_both_trees_search_alike_one_leaf_at_a_time(name, make, nodes):
 
 
 def test_the_trees_leaf_values_are_the_kernels():
-    """The C tree's leaf (its own indexing of the patterns where the CPU allows) gives the
-    kernel's eval_leaves values, from the opening to finished games, at every depth."""
+    """The C tree's leaf (the kernel's evaluation in a search that orders the last ply by a
+    killer move) gives the kernel's eval_leaves values, from the opening to finished games,
+    at every depth."""
     ev = patterns.default()
     leaves = [s.snapshot() for e in (55, 40, 25, 12, 3) for s in fixed_positions(e, 25)]
     leaves.append(ReversiState.from_text("XX" + "-" * 61 + "O" + " O").snapshot())  # over: the exact result
