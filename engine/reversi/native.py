@@ -13,8 +13,9 @@ playout / deadline / tree-size limits.  Its whole iteration is C, where the Pyth
 spends most of its time in Python; the leaf is the same ``eval_depth``-ply search on the
 pattern evaluation with the same values (the kernel's evaluation; the search tries the last
 ply's refutation of a sibling first, ``_reversi_tree_eval.h``, which saves about a third of
-the evaluations: the order changes the work, never the value).  The root's exact solve stays in Python (:meth:`ReversiOracle.solve_root`,
-called by the engine first); the tree is handed the root's verdict.
+the evaluations: the order changes the work, never the value).  The root's exact solve
+stays in Python (:meth:`ReversiOracle.solve_root`, called by the engine first); the tree is
+handed the root's verdict.
 
 The generic MCTS is the reference: ``tests/engine/test_reversi_tree_pair.py`` runs both one
 leaf at a time from fixed positions and asserts the same root visits, values, proofs and
