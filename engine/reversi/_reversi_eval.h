@@ -65,6 +65,8 @@ static void ev_prepare(EvalW *e) {
 static inline __attribute__((always_inline)) int ev_sum(const EvalW *e, uint64_t P, uint64_t O, int mp, int mo) {
     const int16_t *w = e->w + e->phase_at[64 - __builtin_popcountll(P | O)];
     const uint64_t hi = 0xF0F0F0F0F0F0F0F0ULL;
+    /* a square in both P and O (bad input) is read as P's: every index stays in its table */
+    O &= ~P;
     /* byte j of *lo: nibble 2j (squares 8j..8j+3) times 16; of *hi: nibble 2j + 1 times 16 */
     uint64_t plo = (P << 4) & hi, phi = P & hi, olo = (O << 4) & hi, ohi = O & hi;
     ev_vec sp[EV_NVEC], so[EV_NVEC];

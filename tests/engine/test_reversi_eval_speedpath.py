@@ -175,3 +175,19 @@ def test_placement_sets_beyond_the_tables_are_refused():
             core.eval_load(weights, pt.PHASES, size, pt.PHASE_WIDTH, instances)
     # the shipped pattern set fits
     assert core.eval_load(table, pt.PHASES, pt.table_size(), pt.PHASE_WIDTH, list(pt.instances())) is not None
+
+
+def test_a_square_in_both_bitboards_keeps_every_index_in_its_table():
+    # bad input: every pattern weight 1, the extras 0, so each evaluation (not a finished
+    # game) is the number of placements exactly when every index falls inside a table
+    table = np.ones((pt.PHASES, pt.table_size()), dtype=np.int16)
+    table[:, -pt.EXTRAS:] = 0
+    ev = pt.PatternEval(pt.Weights(table, {}))
+    rng = random.Random(90)
+    geo = geometry(8)
+    boards = []
+    while len(boards) < 200:
+        p, o = rng.getrandbits(64), rng.getrandbits(64)
+        if p & o and (geo.moves(p, o & ~p) or geo.moves(o & ~p, p)) and (geo.moves(p, o) or geo.moves(o, p)):
+            boards.append((p, o))
+    assert ev.leaves([(p, o, 1) for p, o in boards], 0) == [len(pt.instances())] * len(boards)
