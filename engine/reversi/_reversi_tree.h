@@ -187,13 +187,13 @@ static double rt_leaf_value(RtTree *t, uint64_t P, uint64_t O) {
 
 /* A win/draw/loss solve as solver.solve_position(exact=False) makes it: the same table
  * size, window and move ordering, so the same verdict and the same move. */
-static int rt_solve(RtTree *t, uint64_t P, uint64_t O, int *outcome, int *move) {
+static void rt_solve(RtTree *t, uint64_t P, uint64_t O, int *outcome, int *move) {
     int empties = 64 - __builtin_popcountll(P | O);
     int tt_bits = empties >= 16 ? 20 : empties >= 14 ? 16 : 0;
     void *tt = NULL;
     if (tt_bits > 0) {
         tt = calloc((size_t)1 << tt_bits, sizeof(k64_tt_entry));
-        if (!tt) return -1;
+        if (!tt) tt_bits = 0; /* out of memory: solve without the table (the same value, more work) */
     }
     uint64_t quad[4] = {0, 0, 0, 0};
     for (int r = 0; r < 8; r++)
@@ -232,16 +232,15 @@ static int rt_solve(RtTree *t, uint64_t P, uint64_t O, int *outcome, int *move) 
     if (aborted || best == -1) {
         *outcome = RT_UNKNOWN;
         *move = -1;
-        return 0;
+        return;
     }
     t->solved++;
     *outcome = value > 0 ? RT_WIN : value < 0 ? RT_LOSS : RT_DRAW;
     *move = best == -2 ? RT_PASS : best;
-    return 0;
 }
 
 /* A new node for the position P to move (ReversiOracle.verdict, or the end of the game
- * when there is no oracle); -1 when out of memory. */
+ * when there is no oracle); the caller has reserved its room. */
 static int32_t rt_child(RtTree *t, uint64_t P, uint64_t O) {
     int32_t ni = rt_new_node(t);
     int over = !rt_moves(P, O) && !rt_moves(O, P);
@@ -262,7 +261,7 @@ static int32_t rt_child(RtTree *t, uint64_t P, uint64_t O) {
         outcome = ce->outcome;
         move = outcome ? ce->move : -1;
     } else {
-        if (rt_solve(t, P, O, &outcome, &move) < 0) return -1;
+        rt_solve(t, P, O, &outcome, &move);
         ce->P = P;
         ce->O = O;
         ce->state = 1;
@@ -485,7 +484,6 @@ static int rt_iterate(RtTree *t, long cap, RtStep *path) {
                 break;
             }
             ci = rt_child(t, P, O);
-            if (ci < 0) return 0;
             t->edges[t->nodes[ni].first + i].child = ci;
             created = 1;
             leaf = ci;
