@@ -470,17 +470,45 @@ typedef struct {
 
 /* Negamax alpha-beta to `depth` plies (a pass is not a ply), the evaluation at the leaves;
  * the value for P in 1/EV_SCALE discs, the best square in *best (-2 a pass, -1 game over).
- * Moves are searched in the order of their evaluations when 2 or more plies remain. */
+ * On entry *best is a move to try first when one ply remains (-1: none): a node passes each
+ * child the square that refuted the child before it (the killer), which cuts about a third
+ * of the evaluations.  With two or more plies left the moves go in the order of their
+ * evaluations.  Fail-soft: a value inside the window is exact whatever the order, so the
+ * order changes the work, never the value. */
 static int KFN(mid)(KFN(mid_ctx) *c, BB P, BB O, int alpha, int beta, int depth, int *best) {
     c->nodes++;
+    int killer = *best;
     *best = -1;
     if (depth <= 0) return KFN(eval)(c->ev, P, O);
     BB m = KFN(moves)(P, O, ~0ULL);
-    int dummy;
+    int below = -1;
     if (!B_NZ(m)) {
         if (!B_NZ(KFN(moves)(O, P, ~0ULL))) return EV_SCALE * KFN(final)(P, O, 64);
         *best = -2;
-        return -KFN(mid)(c, O, P, -beta, -alpha, depth, &dummy);
+        below = killer;
+        return -KFN(mid)(c, O, P, -beta, -alpha, depth, &below);
+    }
+    int bestv = -1000000;
+    if (depth == 1) {
+        if (killer >= 0 && B_NZ(B_AND(m, B_BIT(killer)))) {
+            BB x = B_BIT(killer), f = KFN(flips)(P, O, x);
+            bestv = -KFN(eval)(c->ev, B_XOR(O, f), B_OR(P, B_OR(f, x)));
+            *best = killer;
+            if (bestv >= beta) return bestv;
+            m = B_ANDN(m, x);
+        }
+        while (B_NZ(m)) {
+            int sq = B_LOWIDX(m);
+            m = B_CLEARLOW(m);
+            BB x = B_BIT(sq), f = KFN(flips)(P, O, x);
+            int v = -KFN(eval)(c->ev, B_XOR(O, f), B_OR(P, B_OR(f, x)));
+            if (v > bestv) {
+                bestv = v;
+                *best = sq;
+                if (v >= beta) break;
+            }
+        }
+        return bestv;
     }
     int sqs[KMAXMOVES], keys[KMAXMOVES];
     BB fl[KMAXMOVES];
@@ -490,7 +518,7 @@ static int KFN(mid)(KFN(mid_ctx) *c, BB P, BB O, int alpha, int beta, int depth,
         m = B_CLEARLOW(m);
         BB x = B_BIT(sq);
         BB f = KFN(flips)(P, O, x);
-        int key = depth >= 2 ? KFN(eval)(c->ev, B_XOR(O, f), B_OR(P, B_OR(f, x))) : 0;
+        int key = KFN(eval)(c->ev, B_XOR(O, f), B_OR(P, B_OR(f, x)));
         int i = n++;
         while (i > 0 && keys[i - 1] > key) { /* stable: equal keys keep square order */
             keys[i] = keys[i - 1];
@@ -502,11 +530,10 @@ static int KFN(mid)(KFN(mid_ctx) *c, BB P, BB O, int alpha, int beta, int depth,
         sqs[i] = sq;
         fl[i] = f;
     }
-    int bestv = -1000000;
     for (int i = 0; i < n; i++) {
         BB x = B_BIT(sqs[i]);
         int a = alpha > bestv ? alpha : bestv;
-        int v = -KFN(mid)(c, B_XOR(O, fl[i]), B_OR(P, B_OR(fl[i], x)), -beta, -a, depth - 1, &dummy);
+        int v = -KFN(mid)(c, B_XOR(O, fl[i]), B_OR(P, B_OR(fl[i], x)), -beta, -a, depth - 1, &below);
         if (v > bestv) {
             bestv = v;
             *best = sqs[i];

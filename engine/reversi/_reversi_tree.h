@@ -17,31 +17,13 @@
  * other calls meanwhile).
  */
 
-#define RFN(x) rt64_##x
-#define KF(x) k64_##x
-#include "_reversi_tree_eval.h"
-#undef RFN
-#undef KF
-#ifdef HAVE_POPCNT_BUILD
-#pragma GCC push_options
-#pragma GCC target("popcnt")
-#define RFN(x) rt64p_##x
-#define KF(x) k64p_##x
-#include "_reversi_tree_eval.h"
-#undef RFN
-#undef KF
-#pragma GCC pop_options
-#endif
-
 /* The value for P of a `depth`-ply search on the evaluation (0: the evaluation), in
- * 1/EV_SCALE discs: what eval_leaves gives. */
+ * 1/EV_SCALE discs: the kernel's alpha-beta, as eval_leaves gives it. */
 static int rt_search(const EvalW *ev, uint64_t P, uint64_t O, int depth) {
-    int killer = -1;
+    int best = -1;
+    uint64_t nodes = 0;
     if (depth == 0) return EV_CALL(eval, ev, P, O);
-#ifdef HAVE_POPCNT_BUILD
-    if (use_popcnt) return rt64p_mid(ev, P, O, -1000000, 1000000, depth, &killer);
-#endif
-    return rt64_mid(ev, P, O, -1000000, 1000000, depth, &killer);
+    return ev_search(ev, P, O, depth, &best, &nodes);
 }
 
 #define RT_UNKNOWN 0 /* outcomes for a node's side to move: engine.game.Outcome's values */

@@ -729,6 +729,7 @@ static int read64(PyObject *v, uint64_t *out) {
 
 static int ev_search(const EvalW *ev, uint64_t P, uint64_t O, int depth, int *best, uint64_t *nodes) {
     int v;
+    *best = -1; /* no killer at the root */
 #ifdef HAVE_POPCNT_BUILD
     if (use_popcnt) {
         k64p_mid_ctx c = {ev, 0};

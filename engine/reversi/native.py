@@ -11,9 +11,7 @@ kernel's win/draw/loss solves from ``tree_empties`` within ``tree_nodes`` solver
 the winning move listed first, proofs from the children), tree reuse by history, and node /
 playout / deadline / tree-size limits.  Its whole iteration is C, where the Python tree
 spends most of its time in Python; the leaf is the same ``eval_depth``-ply search on the
-pattern evaluation with the same values (the kernel's evaluation; the search tries the last
-ply's refutation of a sibling first, ``_reversi_tree_eval.h``, which saves about a third of
-the evaluations: the order changes the work, never the value).  The root's exact solve
+pattern evaluation, the kernel's own alpha-beta (the one ``eval_leaves`` runs).  The root's exact solve
 stays in Python (:meth:`ReversiOracle.solve_root`, called by the engine first); the tree is
 handed the root's verdict.
 
