@@ -128,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
         count = args.count if len(args.count) > 1 else args.count[0]
         lines = make(args.empties, count, args.seed, ev, log=lambda s: print(s, flush=True))
         header = (f"# python -m lab.reversi_accuracy make --empties {' '.join(map(str, args.empties))} "
-                  f"--count {' '.join(map(str, args.count))} --seed {args.seed}\n"
+                  f"--count {' '.join(map(str, args.count))} --seed {args.seed} "
+                  f"(games played by the weights of version {ev.weights.version})\n"
                   f"# BOARD SIDE EXACT-MARGIN (for the side to move)\n")
         Path(args.out).write_text(header + "\n".join(lines) + "\n")
         print(f"wrote {len(lines)} positions to {args.out} in {time.monotonic() - t0:.0f} s")

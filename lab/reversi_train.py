@@ -122,18 +122,16 @@ def _solve(p: int, o: int, handle):
     return solve_position(p, o, 1, 8, ev=handle)
 
 
-def search_labels(pos: Positions, ev: pt.PatternEval, leaf_empties: int, min_depth: int = 1,
-                  pool: "Pool | None" = None) -> np.ndarray:
-    """The value in discs of a search of every position on ``ev``, down to ``leaf_empties``
-    empty squares and at least ``min_depth`` plies."""
+def search_labels(pos: Positions, ev: pt.PatternEval, leaf_empties: int, pool: "Pool | None" = None) -> np.ndarray:
+    """The value in discs of a search of every position down to ``leaf_empties`` empty
+    squares, on ``ev``."""
     if pool is not None and len(pos) > 1:
-        return pool.map(_search_chunk, pos, ev.weights.table, (leaf_empties, min_depth))
+        return pool.map(_search_chunk, pos, ev.weights.table, leaf_empties)
     out = np.empty(len(pos), dtype=np.float64)
     for e in np.unique(pos.empties):
         idx = np.flatnonzero(pos.empties == e)
         leaves = [(int(pos.p[i]), int(pos.o[i]), 1) for i in idx]
-        depth = max(int(e) - leaf_empties, min_depth)
-        out[idx] = np.array(ev.leaves(leaves, depth), dtype=np.float64) / pt.SCALE
+        out[idx] = np.array(ev.leaves(leaves, int(e) - leaf_empties), dtype=np.float64) / pt.SCALE
     return out
 
 
@@ -145,8 +143,8 @@ def _exact_chunk(pos: Positions, table: np.ndarray | None, _extra) -> np.ndarray
     return exact_values(pos, _weights_eval(table))
 
 
-def _search_chunk(pos: Positions, table: np.ndarray, extra: tuple[int, int]) -> np.ndarray:
-    return search_labels(pos, _weights_eval(table), *extra)
+def _search_chunk(pos: Positions, table: np.ndarray, leaf_empties: int) -> np.ndarray:
+    return search_labels(pos, _weights_eval(table), leaf_empties)
 
 
 class Pool:
@@ -247,7 +245,7 @@ def predict(w: np.ndarray, idx: np.ndarray, extras: np.ndarray) -> np.ndarray:
 
 
 def fit(train: Positions, held: Positions, exact: int, lam: float, meta: dict, log=None,
-        ev: pt.PatternEval | None = None, min_depth: int = 1, pool: Pool | None = None,
+        ev: pt.PatternEval | None = None, pool: Pool | None = None,
         checkpoint: "Checkpoint | None" = None, fit_iterations: int = 300) -> tuple[pt.Weights, dict]:
     """Label and fit every phase, from the end (step 2 and 3); the weights and the
     held-out errors per phase.  ``ev``: the solver's move-ordering evaluation (only
@@ -262,7 +260,7 @@ def fit(train: Positions, held: Positions, exact: int, lam: float, meta: dict, l
         if done is not None:
             row, entry = done
         else:
-            row, entry = _fit_phase(train, held, phase, pt.PatternEval(weights), exact, lam, ev, min_depth, pool,
+            row, entry = _fit_phase(train, held, phase, pt.PatternEval(weights), exact, lam, ev, pool,
                                     fit_iterations)
             if checkpoint:
                 checkpoint.save_phase(phase, row, entry)
@@ -278,7 +276,7 @@ def fit(train: Positions, held: Positions, exact: int, lam: float, meta: dict, l
 
 
 def _fit_phase(train: Positions, held: Positions, phase: int, current: pt.PatternEval, exact: int,
-               lam: float, ev: pt.PatternEval | None, min_depth: int, pool: Pool | None, fit_iterations: int):
+               lam: float, ev: pt.PatternEval | None, pool: Pool | None, fit_iterations: int):
     """One phase's labels and ridge fit: its table row (``None`` without positions) and
     its report entry."""
     t0 = time.monotonic()
@@ -293,7 +291,7 @@ def _fit_phase(train: Positions, held: Positions, phase: int, current: pt.Patter
         if near.any():
             y[near] = exact_values(part.take(near), ev, pool)
         if (~near).any():
-            y[~near] = search_labels(part.take(~near), current, lo - 1, min_depth, pool)
+            y[~near] = search_labels(part.take(~near), current, lo - 1, pool)
         ys.append(y)
     (tr, ho), (ytr, yho) = parts, ys
     if len(tr) == 0:
@@ -361,17 +359,14 @@ class Checkpoint:
 
 def train(games: int, seed: int, exact: int = 14, lam: float = 3.0, iterations: int = 1,
           holdout: int = 10, random_plies: int = 12, command: str = "", log=None,
-          version: str = "1", start: pt.Weights | None = None, min_depth: int = 1, workers: int = 1,
+          version: str = "1", start: pt.Weights | None = None, workers: int = 1,
           work: str | None = None, fit_iterations: int = 300) -> pt.Weights:
     """The whole pipeline (the module docstring); the fitted weights with their ``meta``.
-    ``start``: weights that play the first iteration's games (else random moves);
-    ``min_depth``: the fewest plies a search label looks ahead; ``workers``: processes that
+    ``start``: weights that play the first iteration's games (else random moves); ``workers``: processes that
     label; ``work``: a folder to checkpoint into and resume from; ``fit_iterations``: the
     conjugate-gradient steps of each phase's fit."""
     meta = {"version": version, "command": command, "games": games, "seed": seed, "exact": exact,
             "ridge": lam, "iterations": iterations, "patterns": [name for name, _ in pt.SHAPES]}
-    if min_depth != 1:
-        meta["min_depth"] = min_depth
     if fit_iterations != 300:
         meta["fit_iterations"] = fit_iterations
     if start is not None:
@@ -406,7 +401,7 @@ def train(games: int, seed: int, exact: int = 14, lam: float = 3.0, iterations: 
             if checkpoint:
                 checkpoint.iteration = it
             weights, report = fit(allpos.take(~held), allpos.take(held), exact, lam, meta, log, ev,
-                                  min_depth, pool, checkpoint, fit_iterations)
+                                  pool, checkpoint, fit_iterations)
             meta = dict(meta, held_out_mae=report)
             weights = pt.Weights(weights.table, meta)
             if log:
@@ -428,7 +423,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--random-plies", type=int, default=12)
     ap.add_argument("--version", default="1")
     ap.add_argument("--start", default=None, help="weights that play the first games (default: random moves)")
-    ap.add_argument("--min-depth", type=int, default=1, help="the fewest plies a search label looks ahead")
     ap.add_argument("--workers", type=int, default=1, help="processes that label (the result does not depend on it)")
     ap.add_argument("--fit-iterations", type=int, default=300, help="conjugate-gradient steps of each phase's fit")
     ap.add_argument("--work", default=None, help="a folder to checkpoint into; a stopped run resumes from it")
@@ -437,8 +431,7 @@ def main(argv: list[str] | None = None) -> int:
     command = "python -m lab.reversi_train " + " ".join(sys.argv[1:] if argv is None else argv)
     weights = train(args.games, args.seed, args.exact, args.ridge, args.iterations, args.holdout,
                     args.random_plies, command, log=lambda s: print(s, flush=True), version=args.version,
-                    start=pt.Weights.load(args.start) if args.start else None, min_depth=args.min_depth,
-                    workers=args.workers, work=args.work, fit_iterations=args.fit_iterations)
+                    start=pt.Weights.load(args.start) if args.start else None, workers=args.workers, work=args.work, fit_iterations=args.fit_iterations)
     weights.save(args.out)
     print(f"wrote {args.out}")
     return 0

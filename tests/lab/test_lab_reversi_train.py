@@ -62,9 +62,9 @@ def test_heldout_file_round_trip(tmp_path):
 
 
 def test_workers_and_checkpoints_change_nothing_and_resume(tmp_path, monkeypatch):
-    serial = reversi_train.train(24, seed=4, exact=8, min_depth=2)
+    serial = reversi_train.train(24, seed=4, exact=8)
     work = tmp_path / "run"
-    pooled = reversi_train.train(24, seed=4, exact=8, min_depth=2, workers=2, work=str(work))
+    pooled = reversi_train.train(24, seed=4, exact=8, workers=2, work=str(work))
     assert np.array_equal(serial.table, pooled.table)
     assert (work / "games-0.npz").exists() and len(list(work.glob("phase-0-*.npz"))) == pt.PHASES
 
@@ -76,20 +76,10 @@ def test_workers_and_checkpoints_change_nothing_and_resume(tmp_path, monkeypatch
     refits = []
     real = reversi_train._fit_phase
     monkeypatch.setattr(reversi_train, "_fit_phase", lambda *a: refits.append(a[2]) or real(*a))
-    resumed = reversi_train.train(24, seed=4, exact=8, min_depth=2, work=str(work))
+    resumed = reversi_train.train(24, seed=4, exact=8, work=str(work))
     assert np.array_equal(serial.table, resumed.table)
     assert refits == list(range(10, pt.PHASES))
 
     with pytest.raises(SystemExit, match="other settings"):
-        reversi_train.train(24, seed=5, exact=8, min_depth=2, work=str(work))
+        reversi_train.train(24, seed=5, exact=8, work=str(work))
 
-
-def test_min_depth_looks_further_than_the_phase_below():
-    pos = reversi_train.selfplay(4, 9)
-    ev = pt.PatternEval(pt.Weights.load(pt.DEFAULT_PATH))
-    sel = pos.take(pos.empties == 21)
-    shallow = reversi_train.search_labels(sel, ev, 20)
-    deep = reversi_train.search_labels(sel, ev, 20, min_depth=3)
-    leaves = [(int(p), int(o), 1) for p, o in zip(sel.p, sel.o)]
-    assert list(shallow) == [v / pt.SCALE for v in ev.leaves(leaves, 1)]
-    assert list(deep) == [v / pt.SCALE for v in ev.leaves(leaves, 3)]
