@@ -142,8 +142,10 @@ def search_rows(nodes: int = 5000, seed: int = 1) -> Iterator[dict]:
     cases = [("start", ReversiState()), ("22 empties", fixed_positions(22, 1)[0])]
     kinds = ["playouts"] + (["patterns"] if patterns.default() is not None else [])
     for leaves, (name, state) in ((k, c) for k in kinds for c in cases):
-        # 16 playouts or a 2-ply search a leaf whatever the kernel, so both give the same signature
-        searcher = ReversiEngine(8, ReversiOptions(leaves=leaves, playouts_per_leaf=16, eval_depth=2), seed=seed)
+        # 16 playouts or a 2-ply search a leaf whatever the kernel, so both give the same
+        # signature; no win/draw/loss solve at the root, so the 22-empty row times the tree
+        options = ReversiOptions(leaves=leaves, playouts_per_leaf=16, eval_depth=2, root_wld_empties=0)
+        searcher = ReversiEngine(8, options, seed=seed)
         t = time.perf_counter()
         result = searcher.search(state, Limits(nodes=nodes))
         spent = time.perf_counter() - t

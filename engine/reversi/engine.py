@@ -52,7 +52,9 @@ class ReversiEngine:
     From ``root_empties`` empty squares it first solves the position exactly (within
     half the remaining time under a deadline) and, when that succeeds, answers with the
     best move at once; :attr:`last_margin` then holds the final disc differential for
-    the side to move with best play (else ``None``).
+    the side to move with best play (else ``None``).  From ``root_wld_empties`` it solves
+    win/draw/loss the same way and answers a won or drawn position's move at once
+    (:attr:`root_solved` says that a solve, not the tree, chose the last move).
 
     ``seed``: an int or a ``numpy.random.Generator`` (``None``: fresh entropy); a seed and
     a node or playout limit reproduce a search exactly.
@@ -69,12 +71,14 @@ class ReversiEngine:
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         self.evaluator = _evaluator(n, options)
         self.oracle = (ReversiOracle(options.tree_empties, options.root_empties, options.tree_nodes,
-                                     options.root_nodes) if options.solver else None)
+                                     options.root_nodes, root_wld_empties=options.root_wld_empties)
+                       if options.solver else None)
         if native.available(n, options.native, self.evaluator):
             self.tree: MCTS | native.NativeTree = native.NativeTree(self.evaluator, self.oracle, options.tree)
         else:
             self.tree = MCTS(self.evaluator, self.oracle, options.tree, rng)
         self.last_margin: int | None = None
+        self.root_solved = False
 
     def new_game(self) -> None:
         """Forget the tree."""
@@ -93,6 +97,7 @@ class ReversiEngine:
             raise GameError(f"this engine plays {self.n}x{self.n}, the position is {state.n}x{state.n}")
         t0 = time.monotonic() if started is None else started
         self.last_margin = None
+        self.root_solved = False
         if self.oracle is not None and not state.is_terminal():
             deadline = None
             if limits.deadline is not None:
@@ -143,7 +148,7 @@ class ReversiEngine:
             if solved is not None:
                 return solved[:count]
         result = self.search(state, limits, stop, started=t0)
-        if self.last_margin is not None:  # solved at the root: no tree was searched
+        if self.root_solved:  # no tree was searched
             return [RootMove(result.move, result.value, 0.0, result.proven, self.last_margin, result.pv,
                              result.depth)]
         children = self.tree.root_children()
@@ -176,6 +181,7 @@ class ReversiEngine:
     def _proven(self, verdict: Verdict, t0: float, on_info: Callable[[SearchInfo], None] | None) -> SearchResult:
         """The result of a root the solver decided."""
         self.last_margin = verdict.facts
+        self.root_solved = True
         move = verdict.moves[0]
         value = Outcome(verdict.outcome).score
         elapsed = time.monotonic() - t0

@@ -150,6 +150,46 @@ def test_searcher_answers_solved_endgames_at_once():
         assert result.proven == ("win" if margin > 0 else "draw" if margin == 0 else "loss")
 
 
+def _wld_positions(empties: int, count: int) -> tuple[list[ReversiState], list[ReversiState]]:
+    """Won or drawn and lost positions with ``empties`` empty squares (side to move)."""
+    kept, lost = [], []
+    for state in fixed_positions(empties, count, seed=31):
+        (kept if solve(state, exact=False).value >= 0 else lost).append(state)
+    return kept, lost
+
+
+@pytest.mark.skipif(kernel.native() is None, reason="the root's win/draw/loss solve needs the C solver")
+def test_a_won_or_drawn_root_past_the_exact_range_is_played_from_a_win_draw_loss_solve():
+    kept, lost = _wld_positions(18, 12)
+    assert kept and lost
+    engine = ReversiEngine(8, ReversiOptions(root_empties=14, root_wld_empties=18), seed=1)
+    for state in kept:
+        result = engine.search(state, Limits(nodes=50))
+        assert engine.root_solved and result.reason == "proven" and engine.last_margin is None
+        value = solve(state, exact=False).value
+        assert result.proven == ("win" if value > 0 else "draw")
+        after = state.clone()
+        after.apply(result.move)
+        assert -solve(after, exact=False).value == value  # the move keeps the result
+        ranked = engine.rank_moves(state, Limits(nodes=50))
+        assert [r.move for r in ranked] == [result.move] and ranked[0].exact is None
+    for state in lost:  # a lost root is left to the tree, which searches its nodes
+        result = engine.search(state, Limits(nodes=50))
+        assert not engine.root_solved and result.reason != "proven" and result.move in state.legal_moves()
+    assert engine.oracle.solved >= len(kept) + len(lost)
+    # out of range (root_wld_empties below the position's empties, or at most root_empties)
+    for options in (ReversiOptions(root_empties=14, root_wld_empties=17), ReversiOptions(root_empties=14, root_wld_empties=0)):
+        engine = ReversiEngine(8, options, seed=1)
+        result = engine.search(kept[0], Limits(nodes=50))
+        assert not engine.root_solved and result.reason != "proven"
+
+
+def test_root_wld_empties_must_be_a_count():
+    with pytest.raises(ValueError):
+        ReversiOptions(root_wld_empties=-1)
+    assert ReversiOptions().with_values({"root_wld_empties": "20"}).root_wld_empties == 20
+
+
 def test_searcher_plays_a_legal_move_reproducibly():
     state = ReversiState()
     for m in ("f5", "d6", "c3"):
@@ -340,7 +380,7 @@ def test_a_result_the_tree_proved_gets_its_exact_margin_with_the_time_left():
     import time
 
     state = fixed_positions(12, 1, seed=7)[0]
-    engine = ReversiEngine(8, ReversiOptions(root_empties=0), seed=1)
+    engine = ReversiEngine(8, ReversiOptions(root_empties=0, root_wld_empties=0), seed=1)
     result = engine.search(state, Limits(deadline=time.monotonic() + 30))
     exact = solve(state, exact=True).value
     assert result.proven is not None and engine.last_margin == exact

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -21,7 +22,7 @@ from engine.game import GameError, Outcome
 from engine.reversi import kernel, native, patterns
 from engine.reversi.bench import fixed_positions, midgame
 from engine.reversi.engine import ReversiEngine
-from engine.reversi.options import ReversiOptions
+from engine.reversi.options import TREE, ReversiOptions
 from engine.reversi.rules import ReversiState
 from engine.search.limits import Limits
 from engine.search.mcts import MCTS, TreeSettings
@@ -31,7 +32,8 @@ pytestmark = pytest.mark.skipif(
     reason="the C kernel was not built (or MNK_PURE_PYTHON is set)",
 )
 
-ONE_LEAF = TreeSettings(leaves_per_batch=1, min_batch=1)
+#: The shipped tree settings (the minimax share among them), one leaf at a time.
+ONE_LEAF = replace(TREE, leaves_per_batch=1, min_batch=1)
 ALL_SETTINGS = TreeSettings(leaves_per_batch=1, min_batch=1, widening=1.0, prior_bias=0.5, minimax=0.3,
                             exploration=1.1)
 
@@ -44,6 +46,8 @@ def opening() -> ReversiState:
 
 
 def engines(settings: TreeSettings = ONE_LEAF, **options) -> tuple[ReversiEngine, ReversiEngine]:
+    """Both trees; the root's win/draw/loss solve is off (the trees, not the solver, are compared)."""
+    options.setdefault("root_wld_empties", 0)
     c_engine = ReversiEngine(8, ReversiOptions(tree=settings, **options), seed=1)
     py_engine = ReversiEngine(8, ReversiOptions(tree=settings, native=False, **options), seed=1)
     assert isinstance(c_engine.tree, native.NativeTree) and isinstance(py_engine.tree, MCTS)
@@ -195,7 +199,7 @@ def test_ranked_moves_and_the_margin_come_through_the_c_tree():
     assert sum(r.visits for r in ranked) == 800  # one playout a leaf
     # a result the tree proves gets its exact margin with the time left (as the generic tree)
     end = fixed_positions(12, 1, seed=7)[0]
-    engine = ReversiEngine(8, ReversiOptions(root_empties=0), seed=1)
+    engine = ReversiEngine(8, ReversiOptions(root_empties=0, root_wld_empties=0), seed=1)
     assert isinstance(engine.tree, native.NativeTree)
     result = engine.search(end, Limits(deadline=time.monotonic() + 30))
     assert result.proven is not None and engine.last_margin is not None
