@@ -31,12 +31,12 @@ def preload(game: Any) -> None:
     """Import what :func:`open_engine` needs for ``game`` (numpy included), so that a program
     can do it on a background thread while it waits for its first command."""
     from .mnk.rules import GameConfig
-    from .reversi.rules import ReversiConfig
+    from .reversi.board.rules import ReversiConfig
 
     if isinstance(game, GameConfig):
         from .mnk import engine  # noqa: F401
     elif isinstance(game, ReversiConfig):
-        from .reversi import engine  # noqa: F401,F811
+        from .reversi.tree import engine  # noqa: F401,F811
 
 
 #: How much slower each game's engine runs without its C code, said once here for
@@ -53,7 +53,7 @@ PURE_PYTHON_SLOWDOWN = {
 
 
 def _is_reversi(game: Any) -> bool:
-    from .reversi.rules import ReversiConfig
+    from .reversi.board.rules import ReversiConfig
 
     return isinstance(game, ReversiConfig)
 
@@ -101,12 +101,12 @@ def options_for(game: Any, mode: str = "uct", values: Mapping[str, Any] | None =
     valid keys."""
     from .mnk.options import MnkOptions
     from .mnk.rules import GameConfig
-    from .reversi.rules import ReversiConfig
+    from .reversi.board.rules import ReversiConfig
 
     if isinstance(game, GameConfig):
         return MnkOptions.preset(mode).with_values(dict(values or {}))
     if isinstance(game, ReversiConfig):
-        from .reversi.options import ReversiOptions
+        from .reversi.tree.options import ReversiOptions
 
         return ReversiOptions.preset(mode).with_values(dict(values or {}))
     raise TypeError(f"no engine for {type(game).__name__}")
@@ -123,7 +123,7 @@ def option_keys(options: Any) -> list[tuple[str, str, Any]]:
 def open_engine(game: Any, options: Any = None, seed: "int | np.random.Generator | None" = None,
                 threads: int = 1) -> Searcher:
     """The searcher for one game of ``game`` (a game configuration: an m,n,k
-    :class:`~engine.mnk.rules.GameConfig` or a :class:`~engine.reversi.rules.ReversiConfig`).
+    :class:`~engine.mnk.rules.GameConfig` or a :class:`~engine.reversi.board.rules.ReversiConfig`).
 
     ``options``: the game's options (``None``: the library default, plain UCT);
     ``threads``: searching threads; a second one is used where the game's engine has work
@@ -139,10 +139,10 @@ def open_engine(game: Any, options: Any = None, seed: "int | np.random.Generator
         if threads >= 2 and root_thread_applies(game, options):
             options = replace(options, root=replace(options.root, thread=True))
         return MnkEngine(game, options, seed)
-    from .reversi.rules import ReversiConfig
+    from .reversi.board.rules import ReversiConfig
 
     if isinstance(game, ReversiConfig):
-        from .reversi.engine import ReversiEngine
+        from .reversi.tree.engine import ReversiEngine
 
         return ReversiEngine(game, options, seed)  # one thread: nothing runs beside the tree
     raise TypeError(f"no engine for {type(game).__name__}")

@@ -18,9 +18,9 @@ import math
 import sys
 
 from engine.reversi.bench import fixed_positions
-from engine.reversi.engine import ReversiEngine
-from engine.reversi.options import ReversiOptions
-from engine.reversi.solver import solve
+from engine.reversi.tree.engine import ReversiEngine
+from engine.reversi.tree.options import ReversiOptions
+from engine.reversi.endgame.solver import solve
 from engine.search.limits import Limits
 
 #: Values this close to 0 or 1 are clipped (a value of 1 has no finite log-odds).

@@ -23,7 +23,7 @@ import random
 import sys
 import time
 
-from engine.reversi.rules import ReversiState
+from engine.reversi.board.rules import ReversiState
 from lab.latency import Brain, summary
 
 

@@ -29,7 +29,7 @@ import sys
 import time
 
 from engine.mnk.rules import GameConfig
-from engine.reversi.rules import ReversiConfig
+from engine.reversi.board.rules import ReversiConfig
 from referee.match.run import run_match
 from referee.match.settings import MatchSettings
 from referee.games.clock import TimeControl

@@ -5,7 +5,7 @@ evaluation plays against itself (softmax of its one-ply values, a random opening
 a seed the training never uses, each solved exactly by the project's endgame solver;
 written as ``BOARD SIDE VALUE`` lines (64 squares ``*`` black ``O`` white ``-`` empty,
 the side to move, its exact final margin).  The shipped file is
-``engine/reversi/data/heldout8.txt`` (``nboard-mcts bench`` reports the evaluation's
+``engine/reversi/evaluation/data/heldout8.txt`` (``nboard-mcts bench`` reports the evaluation's
 error on it).
 
 ``measure``: the mean absolute error in discs, per number of empties, of the pattern
@@ -26,10 +26,10 @@ import sys
 import time
 from pathlib import Path
 
-from engine.reversi import patterns as pt
+from engine.reversi.evaluation import patterns as pt
 from engine.reversi.bench import heldout_positions
-from engine.reversi.bitboard import geometry
-from engine.reversi.solver import solve_position
+from engine.reversi.board.bitboard import geometry
+from engine.reversi.endgame.solver import solve_position
 
 GEO = geometry(8)
 START = ((1 << 28) | (1 << 35), (1 << 27) | (1 << 36))
@@ -91,8 +91,8 @@ def eval_errors(positions, ev: pt.PatternEval | None) -> dict[int, float]:
 def search_errors(positions, move_ms: int, options: dict | None = None) -> dict[int, float]:
     """The error of ``nboard-mcts``'s search (its eval in discs after ``move_ms``)."""
     from engine.api import open_engine
-    from engine.reversi.options import ReversiOptions
-    from engine.reversi.rules import ReversiConfig, ReversiState
+    from engine.reversi.tree.options import ReversiOptions
+    from engine.reversi.board.rules import ReversiConfig, ReversiState
     from engine.search.limits import Limits
     from protocol.nboard.discs import eval_discs
 

@@ -1,4 +1,4 @@
-"""Fit the 8x8 pattern evaluation (engine/reversi/patterns.py) from this project's own games.
+"""Fit the 8x8 pattern evaluation (engine/reversi/evaluation/patterns.py) from this project's own games.
 
 The pipeline, deterministic from ``--seed``:
 
@@ -41,9 +41,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.reversi import patterns as pt
-from engine.reversi.bitboard import geometry
-from engine.reversi.solver import solve_position
+from engine.reversi.evaluation import patterns as pt
+from engine.reversi.board.bitboard import geometry
+from engine.reversi.endgame.solver import solve_position
 
 GEO = geometry(8)
 START = ((1 << 28) | (1 << 35), (1 << 27) | (1 << 36))  # (black, white): d5 e4 black, d4 e5 white
@@ -174,7 +174,7 @@ def _call(fn, pos, table, extra):
 
 def features(pos: Positions) -> tuple[np.ndarray, np.ndarray]:
     """The pattern indices ``(N, placements)``, each mapped to the weight it is tied to
-    (:func:`~engine.reversi.patterns.tie_map`), and the extras ``(N, 3)``: own mobility,
+    (:func:`~engine.reversi.evaluation.patterns.tie_map`), and the extras ``(N, 3)``: own mobility,
     opponent mobility, 1."""
     idx = pt.tie_map()[pt.indices_batch(pos.p, pos.o)].astype(np.int32)
     extras = np.empty((len(pos), pt.EXTRAS), dtype=np.float64)

@@ -2,7 +2,7 @@
 m,n,k family, NBoard engines for Reversi), a person or the built-in random mover.
 
 It imports the games' rules and record formats only (``engine.mnk.rules``,
-``engine.reversi.rules``, ``engine.reversi.ggf``), never a search.  Its floors, each
+``engine.reversi.board.rules``, ``engine.reversi.board.ggf``), never a search.  Its floors, each
 importing only the floors below it (``tests/test_architecture.py`` checks this; the
 module table is in docs/ARCHITECTURE.md):
 

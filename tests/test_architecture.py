@@ -74,14 +74,14 @@ def offenders(prefix: str, allowed) -> list[str]:
 
 
 def test_the_referee_never_imports_a_search():
-    rules = ("engine.game", "engine.mnk.rules", "engine.reversi.rules", "engine.reversi.ggf",
-             "engine.reversi.bitboard", "engine.version")
+    rules = ("engine.game", "engine.mnk.rules", "engine.reversi.board.rules", "engine.reversi.board.ggf",
+             "engine.reversi.board.bitboard", "engine.version")
     assert offenders("referee", lambda a, b: b in rules or b in ("engine", "engine.mnk", "engine.reversi")) == []
 
 
 def test_protocol_code_reaches_engines_only_through_the_facade():
     values = ("engine.api", "engine.game", "engine.version", "engine.search.limits", "engine.timecontrol", "engine.mnk.rules",
-              "engine.reversi.rules", "engine.reversi.ggf", "engine.reversi.bitboard", "engine", "engine.mnk",
+              "engine.reversi.board.rules", "engine.reversi.board.ggf", "engine.reversi.board.bitboard", "engine", "engine.mnk",
               "engine.reversi", "engine.search")
     # The command lines' bench sub-commands run the games' benchmarks (not protocol logic).
     benches = ("engine.mnk.bench", "engine.reversi.bench")

@@ -13,8 +13,8 @@ import time
 
 from ..game import GameError
 from . import kernel
-from .perft import perft
-from .rules import BLACK, ReversiState, start_bitboards
+from .board.perft import perft
+from .board.rules import BLACK, ReversiState, start_bitboards
 
 PERFT_HELP = (
     "Count the leaves of the move tree from the start position to each depth 1..N and print "
@@ -64,7 +64,7 @@ def _perft(depth: int, size: int) -> int:
 
 
 def _solve(text: str, wdl: bool) -> int:
-    from .solver import move_values, solve
+    from .endgame.solver import move_values, solve
 
     state = ReversiState.from_text(text)
     print(state.render())

@@ -1,5 +1,5 @@
 /*
- * The 8x8 pattern evaluation's weights and pattern sum (engine/reversi/patterns.py is the
+ * The 8x8 pattern evaluation's weights and pattern sum (engine/reversi/evaluation/patterns.py is the
  * reference: the same placements, the same integer arithmetic, so the same values).
  *
  * Included by _reversicore.c before the kernel; the kernel's 8x8 instantiations add the

@@ -155,7 +155,7 @@ static uint64_t KFN(perft)(BB P, BB O, BB valid, int depth) {
 
 /* Play one uniformly random game from P to move; return its final disc differential
  * for P.  The move is the k-th legal move in square order, k = the high 32 bits of the
- * next random number times the number of moves, shifted down 32 (engine/reversi/
+ * next random number times the number of moves, shifted down 32 (engine/reversi/evaluation/
  * playout.py does exactly the same, so both give the same games for the same seed); no
  * random number is drawn when there is only one move or a pass. */
 static int KFN(playout)(BB P, BB O, BB valid, int area, uint64_t *rng) {

@@ -1,9 +1,9 @@
 /*
  * The 8x8 Reversi search tree in C with pattern-evaluation leaves: the Python type
- * engine.reversi._reversicore.Tree behind engine/reversi/native.py.
+ * engine.reversi._reversicore.Tree behind engine/reversi/tree/native.py.
  *
  * It is the generic MCTS of engine/search/mcts.py, step for step, for the evaluator of
- * engine/reversi/patternleaves.py and the oracle of engine/reversi/evaluate.py: UCT with
+ * engine/reversi/evaluation/patternleaves.py and the oracle of engine/reversi/endgame/oracle.py: UCT with
  * the same lazily refreshed exploration term, untried moves first in the evaluator's order,
  * progressive widening, progressive bias and implicit minimax as the Python tree applies
  * them, MCTS-Solver proofs (finished games, the endgame solver's win/draw/loss verdicts
@@ -893,7 +893,7 @@ static PyTypeObject RtTreeType = {
     .tp_name = "engine.reversi._reversicore.Tree",
     .tp_doc = "Tree(leaf_ev, order_ev, depth, leaf_k, prior_t, weight, exploration, widening, prior_bias, "
               "minimax, solver, tree_empties, tree_nodes, ev_min): the 8x8 MCTS with pattern leaves "
-              "(see engine/reversi/native.py)",
+              "(see engine/reversi/tree/native.py)",
     .tp_basicsize = sizeof(RtTree),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,

@@ -1,9 +1,10 @@
 /*
  * engine.reversi._reversicore: the Reversi kernel in C -- perft, batched random playouts,
- * the exact endgame solver and the pattern evaluation -- for engine/reversi/{perft,playout,
- * solver,patterns}.py, and the 8x8 search tree of engine/reversi/native.py (_reversi_tree.h).
+ * the exact endgame solver and the pattern evaluation -- for engine/reversi/board/perft.py,
+ * evaluation/playout.py, endgame/solver.py and evaluation/patterns.py, and the 8x8 search tree of
+ * engine/reversi/tree/native.py (_reversi_tree.h).
  *
- * Boards cross the boundary as Python ints in the row-major layout of engine/reversi/
+ * Boards cross the boundary as Python ints in the row-major layout of engine/reversi/board/
  * bitboard.py (bit row * n + col); here a board of side n <= 8 lives in one uint64_t
  * (layout stride 8) and a larger one (10..16) in four (stride 16).  The algorithms are
  * written once, in _reversi_kernel.h, and included for both representations; the
@@ -12,7 +13,7 @@
  * assume so).
  *
  * Random numbers: splitmix64 from the caller's seed, one stream consumed game after
- * game (and leaf after leaf); engine/reversi/playout.py draws the same numbers the same
+ * game (and leaf after leaf); engine/reversi/evaluation/playout.py draws the same numbers the same
  * way, so the Python fallback plays exactly the same games.
  *
  * Long calls release the GIL: nothing after argument parsing touches a Python object.
@@ -524,7 +525,7 @@ static PyObject *py_playouts_many(PyObject *self, PyObject *args) {
 #define EVAL_CAPSULE "engine.reversi._reversicore.EvalW"
 static const EvalW *get_eval(PyObject *obj);
 /* The solver orders by the evaluation from this many empties (fewer: reply count only;
- * engine/reversi/solver.py EVAL_ORDER_EMPTIES, measured). */
+ * engine/reversi/endgame/solver.py EVAL_ORDER_EMPTIES, measured). */
 #define EV_ORDER_MIN 14
 
 /* Solver set-up shared by both representations. */
@@ -862,7 +863,7 @@ static PyObject *py_eval_moves(PyObject *self, PyObject *args) {
 }
 
 /* ----------------------------------------------------------------------------------- */
-/* The 8x8 search tree with pattern leaves (engine/reversi/native.py). */
+/* The 8x8 search tree with pattern leaves (engine/reversi/tree/native.py). */
 
 #include "_reversi_tree.h"
 
@@ -974,7 +975,7 @@ static PyMethodDef methods[] = {
      "from the 8x8 start"},
     {"eval_load", py_eval_load, METH_VARARGS,
      "eval_load(weights, phases, size, width, instances) -> the evaluation (a capsule): weights the "
-     "int16 bytes of a (phases, size) table, instances (offset, squares) pairs (engine/reversi/patterns.py)"},
+     "int16 bytes of a (phases, size) table, instances (offset, squares) pairs (engine/reversi/evaluation/patterns.py)"},
     {"evaluate", py_evaluate, METH_VARARGS,
      "evaluate(ev, p, o) -> the evaluation of p to move against o (8x8 bitboards), 1/128 discs"},
     {"eval_search", py_eval_search, METH_VARARGS,

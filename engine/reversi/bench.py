@@ -6,7 +6,7 @@ line.  Rows that play random games carry ``playouts_per_s``; search rows also ca
 ``signature`` (the move, the playouts and the root's visit counts under a node limit and a
 fixed seed), which is the same on every machine, so a change that alters the search shows up
 there while the timings show the speed.  A search row's ``tree`` says which tree searched:
-with the C kernel the pattern leaves run in the C tree (:mod:`engine.reversi.native`, one
+with the C kernel the pattern leaves run in the C tree (:mod:`engine.reversi.tree.native`, one
 leaf at a time, where the generic tree values leaves in batches), so those signatures differ
 from the Python kernel's; the random-playout rows are the generic tree's with both kernels.
 """
@@ -23,10 +23,11 @@ import time
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-from . import kernel, playout
-from .perft import PERFT_8X8, perft
-from .rules import BLACK, ReversiState, start_bitboards
-from .solver import solve
+from . import kernel
+from .board.perft import PERFT_8X8, perft
+from .board.rules import BLACK, ReversiState, start_bitboards
+from .endgame.solver import solve
+from .evaluation import playout
 
 #: What the bench measures (its ``--help``).
 DESCRIPTION = ("Speed figures from fixed positions and seeds: random playouts against a plain C loop, "
@@ -109,7 +110,7 @@ def perft_row(depth: int | None = None) -> dict:
 def solver_rows(empties: tuple[int, ...] = (10, 12, 14), count: int = 20) -> Iterator[dict]:
     """Exact and win/draw/loss solves of fixed positions: median time and nodes (on 8x8
     the pattern evaluation orders the moves far from the end; loaded first, not timed)."""
-    from .patterns import default
+    from .evaluation.patterns import default
 
     default()
     for e in empties:
@@ -134,10 +135,10 @@ def search_rows(nodes: int = 5000, seed: int = 1) -> Iterator[dict]:
     position with 22 empties (the endgame oracle at work).  A leaf valued by the
     evaluation counts as one playout."""
     from ..search.limits import Limits  # the search (and numpy) only for these rows
-    from . import patterns
-    from .engine import ReversiEngine
-    from .native import NativeTree
-    from .options import ReversiOptions
+    from .evaluation import patterns
+    from .tree.engine import ReversiEngine
+    from .tree.native import NativeTree
+    from .tree.options import ReversiOptions
 
     cases = [("start", ReversiState()), ("22 empties", fixed_positions(22, 1)[0])]
     kinds = ["playouts"] + (["patterns"] if patterns.default() is not None else [])
@@ -165,7 +166,7 @@ def search_rows(nodes: int = 5000, seed: int = 1) -> Iterator[dict]:
 
 #: Held-out positions with their exact margins (``lab/reversi_accuracy.py make``): games
 #: the training never saw, solved by the project's solver.
-HELDOUT_PATH = Path(__file__).with_name("data") / "heldout8.txt"
+HELDOUT_PATH = Path(__file__).with_name("evaluation") / "data" / "heldout8.txt"
 
 
 def heldout_positions(path: Path | str = HELDOUT_PATH) -> list[tuple[int, int, int, int]]:
@@ -186,7 +187,7 @@ def heldout_positions(path: Path | str = HELDOUT_PATH) -> list[tuple[int, int, i
 def eval_rows(seconds: float = KERNEL_SECONDS) -> Iterator[dict]:
     """The pattern evaluation: evaluations a second (one batch call for 64 leaves), and
     its mean absolute error in discs on the held-out positions, by empty squares."""
-    from . import patterns
+    from .evaluation import patterns
 
     ev = patterns.default()
     if ev is None:

@@ -48,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _version() -> str:
     from engine.api import native_note
-    from engine.reversi.rules import ReversiConfig
+    from engine.reversi.board.rules import ReversiConfig
 
     return f"nboard-mcts {package_version()} ({native_note(ReversiConfig())})"
 
@@ -73,7 +73,7 @@ def _main(argv: list[str] | None) -> int:
     started = process_start_time()
     args = build_parser().parse_args(args_in)
 
-    from engine.reversi.rules import ReversiConfig
+    from engine.reversi.board.rules import ReversiConfig
     from protocol.engines import EngineFactory
     from protocol.nboard.game import quick_move
 
@@ -87,7 +87,7 @@ def _main(argv: list[str] | None) -> int:
 
 
 def _serve(factory, args: argparse.Namespace, started: float) -> int:
-    from engine.reversi.rules import ReversiConfig
+    from engine.reversi.board.rules import ReversiConfig
     from protocol.nboard.loop import NBoardLoop
     from protocol.nboard.session import Session, SessionOptions
 

@@ -12,7 +12,7 @@ alpha-beta engines such as Edax compute).  The MCTS gives the expected score ``v
 - otherwise ``EVAL_SCALE * ln(v / (1 - v))``, the inverse of a logistic win probability
   of the margin, within the board's area.  ``EVAL_SCALE`` is the scale with which the
   pattern evaluation's leaves turn a predicted margin into a value
-  (:data:`engine.reversi.patternleaves.LEAF_SCALE`), so on 8x8 the eval is the margin the
+  (:data:`engine.reversi.evaluation.patternleaves.LEAF_SCALE`), so on 8x8 the eval is the margin the
   evaluation predicts, averaged by the tree; it also fits the playout search's values
   (least squares on the exact margins of 99 positions with 16 and 20 empty squares: 11.65,
   ``python -m lab.eval_scale``).

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.game import GameError
-from engine.reversi.ggf import GgfMove, parse_clock, parse_ggf, parse_move
-from engine.reversi.rules import ReversiState
+from engine.reversi.board.ggf import GgfMove, parse_clock, parse_ggf, parse_move
+from engine.reversi.board.rules import ReversiState
 
 
 @dataclass

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from engine.game import GameError
-from engine.reversi.rules import ReversiConfig, ReversiState
+from engine.reversi.board.rules import ReversiConfig, ReversiState
 from engine.search.limits import Limits, RootMove, SearchResult
 from engine.timecontrol import TimeSettings, level_turn_ms, plan_move
 

@@ -36,7 +36,7 @@ from typing import Sequence
 
 from engine.game import GameError
 from engine.mnk.rules import GameConfig, Rule
-from engine.reversi.rules import ReversiConfig
+from engine.reversi.board.rules import ReversiConfig
 from engine.version import package_version
 from referee.match import output as display
 from referee.cli.engines import engine_specs, load_engines_file, parse_each

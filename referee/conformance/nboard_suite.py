@@ -15,7 +15,7 @@ import functools
 import random
 import time
 
-from engine.reversi.rules import ReversiConfig, ReversiState
+from engine.reversi.board.rules import ReversiConfig, ReversiState
 from referee.conformance.context import Ctx, Fail, Group, check, exits_on_eof
 from referee.games.base import Illegal
 from referee.games.reversi import ReversiRules

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from engine.game import GameError
 from engine.mnk.rules import Rule
-from engine.reversi.ggf import parse_ggf, parse_move
-from engine.reversi.rules import ReversiConfig, ReversiState
+from engine.reversi.board.ggf import parse_ggf, parse_move
+from engine.reversi.board.rules import ReversiConfig, ReversiState
 from referee.conformance.gomocup_renju_checks import renju_forbidden
 from referee.conformance.session import Cells
 from referee.engines.nboard_wire import parse_go_reply

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from engine.reversi.ggf import GgfMove, format_clock, format_ggf
-from engine.reversi.rules import ReversiState
+from engine.reversi.board.ggf import GgfMove, format_clock, format_ggf
+from engine.reversi.board.rules import ReversiState
 
 __all__ = ["is_reply", "is_chatter", "parse_go_reply", "looks_like_square", "myname", "pong_of",
            "move_command", "game_text", "position_lines"]

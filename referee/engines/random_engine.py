@@ -15,8 +15,8 @@ import sys
 from typing import IO
 
 from engine.game import GameError
-from engine.reversi.ggf import parse_ggf, parse_move
-from engine.reversi.rules import ReversiState
+from engine.reversi.board.ggf import parse_ggf, parse_move
+from engine.reversi.board.rules import ReversiState
 
 
 class RandomBrain:

@@ -3,7 +3,7 @@
 The game loop (:mod:`referee.play.game`), the seats, the openings, the display and the
 records ask a game's rules through it and never look at the game's own types.  A
 game's state is the rules' own mutable position (:class:`engine.mnk.rules.Board`,
-:class:`engine.reversi.rules.ReversiState`): ``to_move`` (1 moves first),
+:class:`engine.reversi.board.rules.ReversiState`): ``to_move`` (1 moves first),
 ``history``, ``legal_moves``, ``apply``, ``undo``, ``clone``, ``is_terminal``.
 
 A *reply* is a move as a seat gives it, before the referee has judged it: for m,n,k

@@ -16,7 +16,7 @@ import re
 from typing import Any, Sequence
 
 from engine.game import GameError
-from engine.reversi.rules import BLACK, WHITE, ReversiConfig, ReversiState
+from engine.reversi.board.rules import BLACK, WHITE, ReversiConfig, ReversiState
 from referee.games.base import End, GameRules, HumanInput, Illegal
 from referee.games.verdicts import Termination
 
@@ -43,7 +43,7 @@ def parse_moves(text: str) -> list[str]:
 
 
 class ReversiRules(GameRules):
-    """The referee's view of a Reversi configuration (:class:`engine.reversi.rules.ReversiConfig`)."""
+    """The referee's view of a Reversi configuration (:class:`engine.reversi.board.rules.ReversiConfig`)."""
 
     game_type = "reversi"
     protocol = "NBoard"

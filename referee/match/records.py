@@ -25,7 +25,7 @@ SGF (as c-gomoku-cli writes it): ``GM[4]``, ``SZ`` (``w:h`` when not square),
 the win length, and each move with its time in a comment (``C[123ms]``;
 opening stones say ``C[opening]``).
 
-GGF (Reversi, written by :func:`engine.reversi.ggf.format_ggf`, the one GGF writer):
+GGF (Reversi, written by :func:`engine.reversi.board.ggf.format_ggf`, the one GGF writer):
 ``PB``/``PW`` (black moves first), ``RE`` black's disc differential (``+12``,
 ``-4``, ``0``; the whole board to the winner of a fault or resignation; no ``RE``
 when there is no result), ``TE`` the termination, ``CO`` the reason, each move with
@@ -50,8 +50,8 @@ from pathlib import Path
 from typing import Iterable
 
 from engine.mnk.rules import Rule
-from engine.reversi.ggf import GgfMove, format_ggf
-from engine.reversi.rules import ReversiState
+from engine.reversi.board.ggf import GgfMove, format_ggf
+from engine.reversi.board.rules import ReversiState
 from referee.play.result import GameResult
 
 __all__ = ["psq_text", "sgf_text", "ggf_text", "pgn_text", "append_pgn", "append_result", "read_results",

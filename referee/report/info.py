@@ -18,7 +18,7 @@ from typing import Any, Sequence
 
 from engine.game import GameError
 from engine.mnk.rules import GameConfig, Rule
-from engine.reversi.rules import ReversiConfig
+from engine.reversi.board.rules import ReversiConfig
 from referee.games import rules_for
 from referee.match import output
 from referee.match.settings import MatchSettings

@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from typing import IO, Any, Callable
 
-from engine.reversi.rules import ReversiConfig
+from engine.reversi.board.rules import ReversiConfig
 from referee.engines.registry import ProcessRegistry
 from referee.seats.base import Seat
 from referee.seats.gomocup import GomocupSeat

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 
-from engine.reversi.rules import ReversiConfig, ReversiState
+from engine.reversi.board.rules import ReversiConfig, ReversiState
 from referee.games.clock import TimeControl, Turn
 from referee.games.base import Illegal, Position
 from referee.games.reversi import ReversiRules

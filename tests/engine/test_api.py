@@ -275,7 +275,7 @@ def test_open_engine_uses_a_second_thread_only_where_it_has_work():
 
 def test_one_keyed_options_implementation_serves_every_game():
     """Both games' options convert and check values the same way (engine.options)."""
-    from engine.reversi.rules import ReversiConfig
+    from engine.reversi.board.rules import ReversiConfig
 
     for game in (GameConfig(), ReversiConfig(8)):
         keys = {k for k, _, _ in option_keys(options_for(game))}
@@ -290,7 +290,7 @@ def test_one_keyed_options_implementation_serves_every_game():
 
 def test_native_note_tells_switched_off_from_not_built(monkeypatch):
     import engine.api as api
-    from engine.reversi.rules import ReversiConfig
+    from engine.reversi.board.rules import ReversiConfig
 
     for game, figure in ((GameConfig(), api.PURE_PYTHON_SLOWDOWN["mnk"]),
                          (ReversiConfig(), api.PURE_PYTHON_SLOWDOWN["reversi"])):
@@ -308,7 +308,7 @@ def test_native_note_tells_switched_off_from_not_built(monkeypatch):
 def test_native_code_answers_for_each_games_extension(monkeypatch):
     from engine.api import native_code
     from engine.reversi import kernel
-    from engine.reversi.rules import ReversiConfig
+    from engine.reversi.board.rules import ReversiConfig
 
     assert native_code(ReversiConfig()) is (kernel.native() is not None)
     assert native_code(GameConfig()) is native_code()

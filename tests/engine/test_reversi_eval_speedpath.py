@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from engine.reversi import kernel
-from engine.reversi import patterns as pt
-from engine.reversi.bitboard import final_differential, geometry
-from engine.reversi.rules import ReversiState
+from engine.reversi.evaluation import patterns as pt
+from engine.reversi.board.bitboard import final_differential, geometry
+from engine.reversi.board.rules import ReversiState
 
 pytestmark = pytest.mark.skipif(kernel.native() is None, reason="the C kernel is not in use")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.game import GameError
-from engine.reversi.ggf import GgfMove, format_clock, format_ggf, parse_clock, parse_ggf, parse_move
-from engine.reversi.rules import BLACK, WHITE, ReversiState
+from engine.reversi.board.ggf import GgfMove, format_clock, format_ggf, parse_clock, parse_ggf, parse_move
+from engine.reversi.board.rules import BLACK, WHITE, ReversiState
 
 START = "---------------------------O*------*O---------------------------"
 NBOARD = f"(;GM[Othello]PC[NBoard]DT[2026-11-23]PB[me]PW[Edax]RE[?]TI[15:00]TY[8]BO[8 {START} *]B[F5//1.2]W[F6/-0.5/2]B[e6];)"

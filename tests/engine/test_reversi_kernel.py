@@ -11,9 +11,10 @@ import sys
 
 import pytest
 
-from engine.reversi import kernel, playout
-from engine.reversi.perft import PERFT_8X8, perft, perft_python
-from engine.reversi.rules import BLACK, ReversiState, start_bitboards
+from engine.reversi import kernel
+from engine.reversi.evaluation import playout
+from engine.reversi.board.perft import PERFT_8X8, perft, perft_python
+from engine.reversi.board.rules import BLACK, ReversiState, start_bitboards
 
 core = kernel._reversicore
 needs_c = pytest.mark.skipif(core is None, reason="the C kernel was not built")

@@ -1,4 +1,4 @@
-"""The pattern evaluation (engine/reversi/patterns.py): the C kernel and the Python
+"""The pattern evaluation (engine/reversi/evaluation/patterns.py): the C kernel and the Python
 reference give the same integers (evaluation, fixed-depth search, move values), the
 placements respect the board's symmetries, the shipped weights load and predict, and the
 solver's evaluation ordering changes no value."""
@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from engine.reversi import kernel
-from engine.reversi import patterns as pt
-from engine.reversi.rules import ReversiState
-from engine.reversi.solver import solve_position, solve_python
+from engine.reversi.evaluation import patterns as pt
+from engine.reversi.board.rules import ReversiState
+from engine.reversi.endgame.solver import solve_position, solve_python
 
 needs_c = pytest.mark.skipif(kernel.native() is None, reason="the C kernel is not in use")
 
@@ -107,7 +107,7 @@ def test_c_search_equals_python(depth):
 
 
 def pt_child(p: int, o: int, sq: int) -> tuple[int, int]:
-    from engine.reversi.bitboard import geometry
+    from engine.reversi.board.bitboard import geometry
     f = geometry(8).flips(p, o, sq)
     return o ^ f, p | f | (1 << sq)
 
@@ -150,10 +150,10 @@ def test_evaluation_ordering_keeps_the_solver_exact():
 # ------------------------------------------------------------------ the search's evaluator
 def test_engine_values_leaves_by_patterns_on_8x8_and_by_playouts_elsewhere():
     from engine.game import GameError
-    from engine.reversi.engine import ReversiEngine
-    from engine.reversi.evaluate import ReversiEvaluator
-    from engine.reversi.options import ReversiOptions
-    from engine.reversi.patternleaves import PatternLeaves
+    from engine.reversi.tree.engine import ReversiEngine
+    from engine.reversi.evaluation.playoutleaves import ReversiEvaluator
+    from engine.reversi.tree.options import ReversiOptions
+    from engine.reversi.evaluation.patternleaves import PatternLeaves
 
     assert isinstance(ReversiEngine(8).evaluator, PatternLeaves)
     assert isinstance(ReversiEngine(6).evaluator, ReversiEvaluator)
@@ -165,7 +165,7 @@ def test_engine_values_leaves_by_patterns_on_8x8_and_by_playouts_elsewhere():
 
 
 def test_pattern_leaves_order_moves_by_value_and_value_leaves_as_win_chances():
-    from engine.reversi.patternleaves import PatternLeaves
+    from engine.reversi.evaluation.patternleaves import PatternLeaves
 
     ev = pt.PatternEval(tied(random_weights(9)))
     leaves = PatternLeaves(ev, depth=0)

@@ -1,4 +1,4 @@
-"""Reversi rules (engine/reversi/rules.py, bitboard.py): perft, hand-checked positions,
+"""Reversi rules (engine/reversi/board/rules.py, bitboard.py): perft, hand-checked positions,
 edges that do not wrap, passes, the end of the game, and bad input."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from engine.reversi.bitboard import geometry, squares
-from engine.reversi.perft import PERFT_8X8, perft_python
-from engine.reversi.rules import (BLACK, PASS, WHITE, ReversiState, parse_board, square_to_text,
+from engine.reversi.board.bitboard import geometry, squares
+from engine.reversi.board.perft import PERFT_8X8, perft_python
+from engine.reversi.board.rules import (BLACK, PASS, WHITE, ReversiState, parse_board, square_to_text,
                                   start_bitboards, text_to_square)
 from engine.game import GameError, GameState
 

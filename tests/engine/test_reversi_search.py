@@ -1,5 +1,5 @@
-"""Reversi through the generic search: the evaluator (engine/reversi/evaluate.py), the
-oracle, the engine (engine/reversi/engine.py, options.py), the bench and the command line."""
+"""Reversi through the generic search: the evaluators (engine/reversi/evaluation/), the
+oracle, the engine (engine/reversi/tree/engine.py, options.py), the bench and the command line."""
 
 from __future__ import annotations
 
@@ -15,11 +15,12 @@ import pytest
 from engine.reversi import kernel
 from engine.reversi.__main__ import main
 from engine.reversi.bench import fixed_positions, perft_row, search_rows, solver_rows
-from engine.reversi.evaluate import ReversiEvaluator, ReversiOracle, square_classes
-from engine.reversi.rules import PASS, ReversiConfig, ReversiState
-from engine.reversi.engine import ReversiEngine
-from engine.reversi.options import ReversiOptions
-from engine.reversi.solver import solve
+from engine.reversi.evaluation.playoutleaves import ReversiEvaluator, square_classes
+from engine.reversi.endgame.oracle import ReversiOracle
+from engine.reversi.board.rules import PASS, ReversiConfig, ReversiState
+from engine.reversi.tree.engine import ReversiEngine
+from engine.reversi.tree.options import ReversiOptions
+from engine.reversi.endgame.solver import solve
 from engine.game import GameError, Outcome, Verdict
 from engine.search.limits import Limits
 

@@ -1,4 +1,4 @@
-"""The endgame solvers (engine/reversi/solver.py and the C kernel's) against a brute-force
+"""The endgame solvers (engine/reversi/endgame/solver.py and the C kernel's) against a brute-force
 minimax, against each other, and on the 30 endgames of tests/data/reversi-endgames.txt."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine.reversi import kernel
-from engine.reversi.rules import PASS, ReversiState
-from engine.reversi.solver import Solution, move_values, solve, solve_python
+from engine.reversi.board.rules import PASS, ReversiState
+from engine.reversi.endgame.solver import Solution, move_values, solve, solve_python
 from engine.game import GameError, Outcome
 
 from support.reversi_reference import minimax

@@ -1,5 +1,5 @@
 """The two 8x8 Reversi trees kept equal: the generic MCTS (engine.search.mcts) and the tree
-in C (engine.reversi.native), both with the pattern leaves and the endgame oracle.
+in C (engine.reversi.tree.native), both with the pattern leaves and the endgame oracle.
 
 The pattern leaves draw no random numbers, and the C tree repeats every floating-point
 expression of the Python tree in the same order (the same libm ``exp``, ``log`` and ``pow``
@@ -19,11 +19,13 @@ from dataclasses import replace
 import pytest
 
 from engine.game import GameError, Outcome
-from engine.reversi import kernel, native, patterns
+from engine.reversi import kernel
+from engine.reversi.tree import native
+from engine.reversi.evaluation import patterns
 from engine.reversi.bench import fixed_positions, midgame
-from engine.reversi.engine import ReversiEngine
-from engine.reversi.options import TREE, ReversiOptions
-from engine.reversi.rules import ReversiState
+from engine.reversi.tree.engine import ReversiEngine
+from engine.reversi.tree.options import TREE, ReversiOptions
+from engine.reversi.board.rules import ReversiState
 from engine.search.limits import Limits
 from engine.search.mcts import MCTS, TreeSettings
 

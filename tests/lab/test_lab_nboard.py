@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.reversi.ggf import parse_ggf
+from engine.reversi.board.ggf import parse_ggf
 from lab import endgames, eval_scale, nboard_latency
 
 

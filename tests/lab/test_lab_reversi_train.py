@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine.reversi import kernel
-from engine.reversi import patterns as pt
+from engine.reversi.evaluation import patterns as pt
 from lab import reversi_accuracy, reversi_train
 
 pytestmark = pytest.mark.skipif(kernel.native() is None, reason="the tiny run needs the C kernel's speed")
@@ -34,7 +34,7 @@ def test_tiny_run_is_deterministic_and_learns(tmp_path):
 def test_exact_labels_are_the_solver_values():
     pos = reversi_train.selfplay(3, 5)
     end = pos.take(pos.empties <= 6)
-    from engine.reversi.solver import solve_python
+    from engine.reversi.endgame.solver import solve_python
     values = reversi_train.exact_values(end)
     assert list(values) == [solve_python(int(p), int(o), 1, 8).value for p, o in zip(end.p, end.o)]
 

@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from engine.game import GameError
-from engine.reversi.rules import PASS, ReversiConfig, ReversiState
+from engine.reversi.board.rules import PASS, ReversiConfig, ReversiState
 from engine.search.limits import RootMove, SearchResult
 from engine.timecontrol import level_turn_ms, turn_budget_ms
 from protocol.engines import EngineFactory

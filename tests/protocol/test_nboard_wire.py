@@ -84,7 +84,7 @@ def test_any_engines_move_line_is_read():
 
 
 def test_evals_are_discs_for_the_side_to_move():
-    from engine.reversi.patternleaves import LEAF_SCALE
+    from engine.reversi.evaluation.patternleaves import LEAF_SCALE
     assert EVAL_SCALE == LEAF_SCALE  # the eval shown is the margin the leaves predicted
     assert value_to_discs(0.5) == 0.0
     assert value_to_discs(0.75) == pytest.approx(EVAL_SCALE * math.log(3))

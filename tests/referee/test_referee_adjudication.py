@@ -3,7 +3,7 @@
 import pytest
 
 from engine.mnk.rules import GameConfig
-from engine.reversi.rules import ReversiConfig
+from engine.reversi.board.rules import ReversiConfig
 from referee.games.adjudication import Adjudication
 from referee.games.clock import TimeControl
 from referee.match.records import pgn_text, psq_text, sgf_text

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.mnk.rules import GameConfig
-from engine.reversi.rules import ReversiConfig
+from engine.reversi.board.rules import ReversiConfig
 from support.fakes import REFEREE, fake_cmd
 from support.mock_transport import MockTransport
 from referee.cli.engines import engine_specs, load_engines_file, parse_each

@@ -82,7 +82,7 @@ def test_a_stopped_job_ends_interrupted_and_leaves_no_process(tmp_path):
 
 
 def _reversi_job(pidfile, **kw):
-    from engine.reversi.rules import ReversiConfig
+    from engine.reversi.board.rules import ReversiConfig
     from support.fakes import nboard_argv
 
     return GameJob(game=2, specs=(EngineSpec(nboard_argv("--pidfile", str(pidfile)), "fake"),

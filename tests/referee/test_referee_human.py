@@ -173,7 +173,7 @@ def test_quit_ends_the_match_and_the_game_is_recorded(tmp_path, last):
 
 @pytest.mark.parametrize("game", ["mnk", "reversi"])
 def test_a_board_is_shown_once_before_the_first_prompt_when_the_engine_moves_first(game):
-    from engine.reversi.rules import ReversiConfig
+    from engine.reversi.board.rules import ReversiConfig
     from referee.match.run import run_match
     from referee.match.settings import MatchSettings
     from referee.seats.spec import EngineSpec

@@ -156,7 +156,7 @@ def test_an_opening_and_its_eight_images_are_distinct_and_legal():
 
 
 def test_reversi_images_keep_the_start_so_every_image_is_legal():
-    from engine.reversi.rules import ReversiConfig, ReversiState
+    from engine.reversi.board.rules import ReversiConfig, ReversiState
     from referee.games.openings import symmetries, transform_opening
 
     cfg = ReversiConfig(8)

@@ -2,7 +2,7 @@
 the same game again for the same seed."""
 
 from engine.mnk.rules import Board, GameConfig
-from engine.reversi.rules import ReversiConfig
+from engine.reversi.board.rules import ReversiConfig
 from referee.games.clock import TimeControl
 from referee.play.game import play_game
 from referee.seats.factory import open_seat

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from engine.reversi.rules import ReversiConfig
+from engine.reversi.board.rules import ReversiConfig
 from support.fakes import assert_all_gone, nboard_argv, read_pids
 from referee.games.clock import TimeControl
 from referee.play.game import play_game

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from engine.reversi.ggf import parse_ggf
-from engine.reversi.rules import ReversiState
+from engine.reversi.board.ggf import parse_ggf
+from engine.reversi.board.rules import ReversiState
 from support.fakes import REFEREE, assert_all_gone, nboard_cmd, read_pids
 
 REF = [*REFEREE, "--game", "reversi"]

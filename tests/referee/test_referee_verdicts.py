@@ -12,7 +12,7 @@ import re
 import pytest
 
 from engine.mnk.rules import GameConfig
-from engine.reversi.rules import ReversiConfig
+from engine.reversi.board.rules import ReversiConfig
 from support.mock_transport import MockTransport
 from referee.engines.process import EngineProcess
 from referee.engines.transport import Transport

@@ -36,8 +36,8 @@ import sys
 import time
 
 from engine.game import GameError
-from engine.reversi.ggf import parse_ggf
-from engine.reversi.rules import ReversiState
+from engine.reversi.board.ggf import parse_ggf
+from engine.reversi.board.rules import ReversiState
 
 from flooding import flood  # this folder: the fakes run as scripts from it
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..game import GameError
+from ...game import GameError
 from .rules import BLACK, WHITE, ReversiState
 
 _TAG = re.compile(r"\s*([A-Z][A-Z0-9]?)\[((?:[^\]\\]|\\.)*)\]")

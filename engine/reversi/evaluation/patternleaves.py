@@ -13,9 +13,9 @@ from typing import Sequence
 
 import numpy as np
 
-from ..game import Expansion, Verdict
+from ...game import Expansion, Verdict
+from ..board.rules import ReversiState
 from .patterns import SCALE, PatternEval
-from .rules import ReversiState
 
 #: Discs per unit of log-odds of a leaf's value.
 LEAF_SCALE = 12.0

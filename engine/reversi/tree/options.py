@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .. import options as keyed
-from ..search.mcts import TreeSettings
+from ... import options as keyed
+from ...search.mcts import TreeSettings
 
 #: How leaves can be valued (``ReversiOptions.leaves``).
 LEAVES = ("auto", "patterns", "playouts")
@@ -35,11 +35,11 @@ class ReversiOptions:
       many empty squares it solves inside the tree / at the root, ``root_wld_empties`` from
       how many the root is solved win/draw/loss first (a won or drawn root is played at
       once; 0 or at most ``root_empties``: never), ``tree_nodes`` /
-      ``root_nodes`` its node budgets (``None``: :class:`~engine.reversi.evaluate.ReversiOracle`'s
+      ``root_nodes`` its node budgets (``None``: :class:`~engine.reversi.endgame.oracle.ReversiOracle`'s
       defaults for the kernel in use);
     - ``tree``: the tree's :class:`~engine.search.mcts.TreeSettings`;
     - ``native``: on 8x8 with the pattern leaves and the C kernel, search with the tree in C
-      (:mod:`engine.reversi.native`, the same algorithm one leaf at a time, many times
+      (:mod:`engine.reversi.tree.native`, the same algorithm one leaf at a time, many times
       faster) instead of the generic tree.
 
     Set by key from text with :meth:`with_values` (``tree.exploration`` or ``exploration``).

@@ -2,8 +2,8 @@
 
 ``engine/reversi/_reversi_tree.h`` (the ``Tree`` type of the ``engine.reversi._reversicore``
 extension) runs the algorithm of :mod:`engine.search.mcts` for
-:class:`~engine.reversi.patternleaves.PatternLeaves` and
-:class:`~engine.reversi.evaluate.ReversiOracle`: UCT ``q + c * sqrt(ln N / n)`` with the
+:class:`~engine.reversi.evaluation.patternleaves.PatternLeaves` and
+:class:`~engine.reversi.endgame.oracle.ReversiOracle`: UCT ``q + c * sqrt(ln N / n)`` with the
 exploration term refreshed when ``N`` has grown by 10 %, untried moves first in the
 evaluator's order (best one-ply value first), progressive widening, progressive bias and
 implicit minimax as the Python tree applies them, MCTS-Solver proofs (finished games, the
@@ -42,15 +42,16 @@ import threading
 import time
 from typing import Callable
 
-from ..game import GameError, Outcome
-from ..search.choice import Child, choose, mean
-from ..search.limits import Limits, SearchInfo, SearchResult
-from ..search.mcts import TreeSettings
-from . import kernel, patterns
-from .evaluate import ReversiOracle
-from .patternleaves import PatternLeaves
-from .rules import ReversiState
-from .solver import EVAL_ORDER_EMPTIES
+from ...game import GameError, Outcome
+from ...search.choice import Child, choose, mean
+from ...search.limits import Limits, SearchInfo, SearchResult
+from ...search.mcts import TreeSettings
+from .. import kernel
+from ..board.rules import ReversiState
+from ..endgame.oracle import ReversiOracle
+from ..endgame.solver import EVAL_ORDER_EMPTIES
+from ..evaluation import patterns
+from ..evaluation.patternleaves import PatternLeaves
 
 _INFO_PERIOD = 0.25  # seconds between on_info reports (as the generic tree)
 _SLICE = 0.02  # seconds per C run when a stop event or an info callback must be served
@@ -69,7 +70,7 @@ def available(n: int, native: bool, evaluator: object) -> bool:
 
 class NativeTree:
     """The C tree with the root methods of :class:`engine.search.mcts.MCTS` that
-    :class:`~engine.reversi.engine.ReversiEngine` uses (``set_root``, ``search``,
+    :class:`~engine.reversi.tree.engine.ReversiEngine` uses (``set_root``, ``search``,
     ``root_children``, ``principal_variation``, ``line``, ``reset``)."""
 
     def __init__(self, evaluator: PatternLeaves, oracle: ReversiOracle | None, settings: TreeSettings) -> None:

@@ -16,10 +16,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..game import GameError, Outcome
-from . import kernel
-from .bitboard import final_differential, geometry
-from .rules import ReversiState
+from ...game import GameError, Outcome
+from .. import kernel
+from ..board.bitboard import final_differential, geometry
+from ..board.rules import ReversiState
 
 #: The solver takes positions with at most this many empty squares.
 MAX_EMPTIES = 64
@@ -32,7 +32,7 @@ EVAL_ORDER_EMPTIES = 14
 
 
 def _default_handle():
-    from .patterns import default  # the weights are loaded on the first solve that needs them
+    from ..evaluation.patterns import default  # the weights are loaded on the first solve that needs them
 
     ev = default()
     return ev.handle if ev is not None else None
@@ -79,7 +79,7 @@ def solve(state: ReversiState, *, exact: bool = True, max_nodes: int | None = No
 def solve_position(black: int, white: int, to_move: int, n: int, *, exact: bool = True,
                    max_nodes: int | None = None, deadline: float | None = None, ev=DEFAULT) -> Solution:
     """:func:`solve` on bitboards (in C when built).  ``ev``: the evaluation (a
-    :class:`~engine.reversi.patterns.PatternEval`'s ``handle``) that orders the moves far
+    :class:`~engine.reversi.evaluation.patterns.PatternEval`'s ``handle``) that orders the moves far
     from the end on 8x8 -- by default the shipped one, ``None`` for none; it changes the
     work, never the value."""
     _check_empties(black, white, n)

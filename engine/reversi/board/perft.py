@@ -7,7 +7,7 @@ before the depth counts as one leaf at every later depth.  From the 8x8 start:
 
 from __future__ import annotations
 
-from . import kernel
+from .. import kernel
 from .bitboard import geometry
 
 #: The published leaf counts from the 8x8 start, depth 1 first.

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from ..game import GameError
+from ...game import GameError
 from .bitboard import MAX_SIZE, MIN_SIZE, final_differential, geometry, squares
 
 BLACK = 1

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from . import kernel
-from .bitboard import final_differential, geometry
+from .. import kernel
+from ..board.bitboard import final_differential, geometry
 
 _MASK64 = (1 << 64) - 1
 

@@ -1,5 +1,5 @@
 """The Reversi engine: the generic MCTS with the Reversi evaluator and oracle (on 8x8 with
-the pattern leaves, the same search in C: :mod:`engine.reversi.native`), its tree kept
+the pattern leaves, the same search in C: :mod:`engine.reversi.tree.native`), its tree kept
 from move to move, behind the searcher contract of :mod:`engine.search.searcher`.
 """
 
@@ -12,16 +12,19 @@ from typing import Callable
 
 import numpy as np
 
-from ..game import GameError, Outcome, Verdict
-from ..search.choice import mean, rank
-from ..search.limits import Limits, RootMove, SearchInfo, SearchResult
-from ..search.mcts import MCTS
-from . import kernel, native, patterns
-from .evaluate import ReversiEvaluator, ReversiOracle
+from ...game import GameError, Outcome, Verdict
+from ...search.choice import mean, rank
+from ...search.limits import Limits, RootMove, SearchInfo, SearchResult
+from ...search.mcts import MCTS
+from .. import kernel
+from ..board.rules import ReversiConfig, ReversiState
+from ..endgame.oracle import ReversiOracle
+from ..endgame.solver import move_values, solve
+from ..evaluation import patterns
+from ..evaluation.patternleaves import PatternLeaves
+from ..evaluation.playoutleaves import ReversiEvaluator
+from . import native
 from .options import ReversiOptions
-from .patternleaves import PatternLeaves
-from .rules import ReversiConfig, ReversiState
-from .solver import move_values, solve
 
 
 def _evaluator(n: int, options: ReversiOptions):
@@ -47,7 +50,7 @@ def _evaluator(n: int, options: ReversiOptions):
 class ReversiEngine:
     """Plays Reversi on one board size, one game at a time, reusing its tree when the
     next position continues the last one's history.  ``game``: a
-    :class:`~engine.reversi.rules.ReversiConfig` or the board side.
+    :class:`~engine.reversi.board.rules.ReversiConfig` or the board side.
 
     From ``root_empties`` empty squares it first solves the position exactly (within
     half the remaining time under a deadline) and, when that succeeds, answers with the

@@ -15,7 +15,7 @@ The C kernel receives the placements from :func:`instances` when the weights are
 so the pattern set is written only here.
 
 The weights are fitted by ``lab/reversi_train.py`` from this project's own games and
-solver; the shipped file is ``engine/reversi/data/eval8.npz`` (its ``meta`` holds the
+solver; the shipped file is ``engine/reversi/evaluation/data/eval8.npz`` (its ``meta`` holds the
 version and the command that produced it).
 """
 
@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from . import kernel
-from .bitboard import final_differential, geometry
+from .. import kernel
+from ..board.bitboard import final_differential, geometry
 
 #: The evaluation's board side (other sizes use random playouts).
 SIDE = 8
