@@ -111,10 +111,10 @@ class ReversiOracle:
         self.solver_nodes += sol.nodes
         self.solved += sol.complete
         if not sol.complete or (root and not exact and sol.value < 0):
-            verdict = Verdict()
+            verdict = Verdict()  # a lost root past the exact range is left to the tree
         else:
             verdict = Verdict(sol.outcome, state.empties(), [sol.move] if sol.move is not None else None,
-                              facts=sol.value if root and exact else None)
+                              facts=sol.value if exact else None)
         if len(self._cache) >= self.cache_size:
             self._cache.clear()  # a cheap bound; the search rebuilds what it needs
         self._cache[key] = (verdict, root)

@@ -135,7 +135,8 @@ class ReversiEngine:
 
         With the endgame oracle and at most ``root_empties`` empty squares, every move is
         first solved exactly (within ``root_nodes`` solver nodes and half the time to the
-        deadline): each then has its final disc differential (``exact``).  Otherwise the
+        deadline): each then has its final disc differential (``exact``).  A root the
+        win/draw/loss solve of :meth:`search` decides gives its one proven move.  Otherwise the
         tree searches within ``limits`` and its root's statistics rank the moves
         (:func:`engine.search.choice.rank`, the move :meth:`search` plays first); a move
         the tree proved has its win/draw/loss but no margin.  :class:`GameError` when the
