@@ -3,7 +3,7 @@
 The protocol layer imports this module (and a game's rules) only: it never chooses a
 searcher class itself.
 
->>> from engine.mnk.rules import Board, GameConfig
+>>> from engine.mnk.board.rules import Board, GameConfig
 >>> from engine.search.limits import Limits
 >>> res = best_move(Board(GameConfig.square(3, 3)), Limits(nodes=200), seed=1)
 >>> 0 <= res.move < 9
@@ -30,11 +30,11 @@ __all__ = ["PURE_PYTHON_SLOWDOWN", "Searcher", "Limits", "SearchInfo", "SearchRe
 def preload(game: Any) -> None:
     """Import what :func:`open_engine` needs for ``game`` (numpy included), so that a program
     can do it on a background thread while it waits for its first command."""
-    from .mnk.rules import GameConfig
+    from .mnk.board.rules import GameConfig
     from .reversi.board.rules import ReversiConfig
 
     if isinstance(game, GameConfig):
-        from .mnk import engine  # noqa: F401
+        from .mnk.tree import engine  # noqa: F401
     elif isinstance(game, ReversiConfig):
         from .reversi.tree import engine  # noqa: F401,F811
 
@@ -99,8 +99,8 @@ def options_for(game: Any, mode: str = "uct", values: Mapping[str, Any] | None =
     """The options of ``game``'s engine: the preset ``mode`` with ``values`` set by key
     (text values converted).  ``ValueError`` names a bad mode, key or value and lists the
     valid keys."""
-    from .mnk.options import MnkOptions
-    from .mnk.rules import GameConfig
+    from .mnk.tree.options import MnkOptions
+    from .mnk.board.rules import GameConfig
     from .reversi.board.rules import ReversiConfig
 
     if isinstance(game, GameConfig):
@@ -123,16 +123,16 @@ def option_keys(options: Any) -> list[tuple[str, str, Any]]:
 def open_engine(game: Any, options: Any = None, seed: "int | np.random.Generator | None" = None,
                 threads: int = 1) -> Searcher:
     """The searcher for one game of ``game`` (a game configuration: an m,n,k
-    :class:`~engine.mnk.rules.GameConfig` or a :class:`~engine.reversi.board.rules.ReversiConfig`).
+    :class:`~engine.mnk.board.rules.GameConfig` or a :class:`~engine.reversi.board.rules.ReversiConfig`).
 
     ``options``: the game's options (``None``: the library default, plain UCT);
     ``threads``: searching threads; a second one is used where the game's engine has work
     for it (m,n,k's guided C tree: the root threat search beside the tree), otherwise
     the search runs on one.
     """
-    from .mnk.engine import MnkEngine, root_thread_applies
-    from .mnk.options import MnkOptions
-    from .mnk.rules import GameConfig
+    from .mnk.tree.engine import MnkEngine, root_thread_applies
+    from .mnk.tree.options import MnkOptions
+    from .mnk.board.rules import GameConfig
 
     if isinstance(game, GameConfig):
         options = options if options is not None else MnkOptions.uct()

@@ -18,7 +18,7 @@ a change in that; this takes minutes:
 
 ``collect`` keeps, per game, the first ``--per-game`` such positions (the
 moments a win appeared), skipping positions with a completion on the board or
-a VCF that :func:`engine.mnk.solver.find_vcf` finds (the root search plays those
+a VCF that :func:`engine.mnk.threats.solver.find_vcf` finds (the root search plays those
 at once).  ``run`` searches each with :func:`engine.api.open_engine` (guided
 mode; ``--option`` sets engine options by key, as the brain's
 ``--engine-option``), and asks
@@ -40,8 +40,8 @@ from collections import Counter
 from pathlib import Path
 
 from engine.api import open_engine, options_for
-from engine.mnk.rules import Board, GameConfig
-from engine.mnk.solver import find_vcf
+from engine.mnk.board.rules import Board, GameConfig
+from engine.mnk.threats.solver import find_vcf
 from engine.search.limits import Limits
 from lab.judge_games import MATE, Judge, read_records, score
 

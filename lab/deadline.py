@@ -1,7 +1,7 @@
 """How far timed searches of the library overrun their deadline: ``python -m lab.deadline``.
 
 Plays seeded random games on 15×15 (five in a row) and searches each position with
-``Limits.movetime`` through :class:`engine.mnk.engine.MnkEngine` in this process, the tree
+``Limits.movetime`` through :class:`engine.mnk.tree.engine.MnkEngine` in this process, the tree
 kept from move to move as a GUI's library user would.  Reports the overrun past the
 deadline (median, p99, max) and the garbage collector's pauses inside the searches: a full
 collection that walks a large heap in the middle of a search is charged to its deadline.
@@ -16,9 +16,9 @@ import time
 
 import numpy as np
 
-from engine.mnk.engine import MnkEngine
-from engine.mnk.options import MnkOptions
-from engine.mnk.rules import Board, GameConfig
+from engine.mnk.tree.engine import MnkEngine
+from engine.mnk.tree.options import MnkOptions
+from engine.mnk.board.rules import Board, GameConfig
 from engine.search.limits import Limits
 
 from .latency import opponent_move, summary

@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 
-from engine.mnk.rules import Board, GameConfig
+from engine.mnk.board.rules import Board, GameConfig
 
 MOVE = re.compile(r"^(-?\d+),(-?\d+)")
 

@@ -1,6 +1,6 @@
-"""Fit the m,n,k shape weights (engine/mnk/shapes.py) to positions labelled by the project's own searches.
+"""Fit the m,n,k shape weights (engine/mnk/knowledge/shapes.py) to positions labelled by the project's own searches.
 
-    python -m lab.mnk_fit labels.jsonl.gz --out engine/mnk/data/shapes-15x15-k5-freestyle.json
+    python -m lab.mnk_fit labels.jsonl.gz --out engine/mnk/knowledge/data/shapes-15x15-k5-freestyle.json
 
 Input: the JSON lines of :mod:`lab.mnk_labels` (one configuration).  Every fifth game (by
 its seed and number) is held out.  Two fits, both plain numpy:
@@ -32,7 +32,7 @@ import time
 
 import numpy as np
 
-from engine.mnk.shapes import FEATURES, LINE_CODES, ShapeBoard, ShapeWeights, line_code_index, weights_name
+from engine.mnk.knowledge.shapes import FEATURES, LINE_CODES, ShapeBoard, ShapeWeights, line_code_index, weights_name
 
 from .mnk_labels import config_of, read_games
 

@@ -15,6 +15,10 @@ JSON line per position:
 - ``proven``: ``"win"``/``"loss"``/``"draw"`` when the search proved the position, else null;
 - ``winner``: how the self-play game ended (1 black, 2 white, 0 draw), and ``to_move``.
 
+Each game's positions are written as they are labelled: a stopped run started again with
+the same command keeps the games labelled in ``--out`` (but the last, which may have been cut
+off, and is labelled again) and labels the rest (:mod:`lab.jsonlines`).
+
 Nothing here comes from another program.  :mod:`lab.mnk_fit` fits the shape tables to
 these labels.
 """
@@ -22,15 +26,15 @@ these labels.
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
 from engine.api import open_engine, options_for
-from engine.mnk.rules import Board, GameConfig, Rule
+from engine.mnk.board.rules import Board, GameConfig, Rule
 from engine.search.limits import Limits
+
+from .jsonlines import RowWriter, read_rows
 
 
 def config_of(game: dict) -> GameConfig:
@@ -68,12 +72,13 @@ def _job(args: tuple) -> list[dict]:
 
 
 def read_games(paths: list[str]) -> list[dict]:
-    """Games from JSON-lines files (gzip when the name ends .gz)."""
+    """Rows from JSON-lines files (gzip when the name ends .gz); a cut-off tail is left out, with a warning."""
     games = []
     for path in paths:
-        opener = gzip.open if path.endswith(".gz") else open
-        with opener(path, "rt") as f:
-            games.extend(json.loads(line) for line in f if line.strip())
+        rows, clean = read_rows(path)
+        if not clean:
+            print(f"{path}: cut off after {len(rows)} complete rows (a stopped run?); using those", file=sys.stderr)
+        games.extend(rows)
     return games
 
 
@@ -86,17 +91,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
     games = read_games(args.games)
-    opener = gzip.open if args.out.endswith(".gz") else open
     started = time.monotonic()
-    count = 0
-    with opener(args.out, "wt") as out, ProcessPoolExecutor(max(1, args.workers)) as pool:
-        for i, rows in enumerate(pool.map(_job, [(g, args.nodes) for g in games], chunksize=1), 1):
-            for row in rows:
-                out.write(json.dumps(row) + "\n")
-            count += len(rows)
-            if i % 20 == 0 or i == len(games):
-                print(f"{i}/{len(games)} games, {count} positions, {time.monotonic() - started:.0f} s", file=sys.stderr)
+    with RowWriter(args.out, trim=_without_last_game) as out:
+        done = {_key(row) for row in out.done}
+        todo = [g for g in games if _key(g) not in done]
+        count = len(out.done)
+        if done:
+            print(f"resuming: {len(done)} games already labelled in {args.out}", file=sys.stderr)
+        with ProcessPoolExecutor(max(1, args.workers)) as pool:
+            for i, rows in enumerate(pool.map(_job, [(g, args.nodes) for g in todo], chunksize=1), 1):
+                out.write(rows)
+                count += len(rows)
+                if i % 20 == 0 or i == len(todo):
+                    print(f"{i}/{len(todo)} games, {count} positions, {time.monotonic() - started:.0f} s", file=sys.stderr)
     return 0
+
+
+def _key(row: dict) -> tuple[int, int]:
+    return row["seed"], row["game"]
+
+
+def _without_last_game(rows: list[dict]) -> list[dict]:
+    """The rows but those of the last game written (its rows may have been cut off)."""
+    return [row for row in rows if _key(row) != _key(rows[-1])] if rows else rows
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ probability ``--explore-rate``, one of the root's four most visited instead of t
 One JSON line per game: the moves (opening included), how many of them were the opening,
 the winner (1 black, 2 white, 0 a draw), the configuration and the game's number, so that a
 fit can label every position with how the game ended.  ``--workers`` games are played at
-once (processes).
+once (processes).  Each game is written as it ends: a stopped run started again with the same
+command keeps the games in ``--out`` and plays the rest (:mod:`lab.jsonlines`).
 
 Nothing here comes from another program: the games, their openings and their results are
 the project's own.  What a fit of the evaluation to them gave is in docs/RESULTS.md
@@ -20,16 +21,16 @@ the project's own.  What a fit of the evaluation to them gave is in docs/RESULTS
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
 from engine.api import open_engine, options_for
-from engine.mnk.rules import Board, GameConfig, Rule
+from engine.mnk.board.rules import Board, GameConfig, Rule
 from engine.search.limits import Limits
+
+from .jsonlines import RowWriter
 
 #: Plies from the centre within which opening stones are dropped.
 OPENING_RADIUS = 3
@@ -101,15 +102,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
     config = GameConfig(args.size, args.size, args.win_length, Rule.parse(args.rule))
-    jobs = [(config, args.seed, g, args.nodes, max(2, args.opening_max), args.explore, args.explore_rate)
-            for g in range(args.games)]
-    opener = gzip.open if args.out.endswith(".gz") else open
     started = time.monotonic()
-    with opener(args.out, "wt") as out, ProcessPoolExecutor(max(1, args.workers)) as pool:
-        for i, game in enumerate(pool.map(_job, jobs, chunksize=1), 1):
-            out.write(json.dumps(game) + "\n")
-            if i % 20 == 0 or i == len(jobs):
-                print(f"{i}/{len(jobs)} games, {time.monotonic() - started:.0f} s", file=sys.stderr)
+    with RowWriter(args.out) as out:
+        ours = (args.seed, args.nodes, config.width, config.height, config.win_length, config.rule.value)
+        if any((g["seed"], g["nodes"], g["width"], g["height"], g["win_length"], g["rule"]) != ours for g in out.done):
+            print(f"{args.out} holds games of other settings: give another --out", file=sys.stderr)
+            return 2
+        done = {g["game"] for g in out.done}
+        jobs = [(config, args.seed, g, args.nodes, max(2, args.opening_max), args.explore, args.explore_rate)
+                for g in range(args.games) if g not in done]
+        if done:
+            print(f"resuming: {len(done)} games already in {args.out}", file=sys.stderr)
+        with ProcessPoolExecutor(max(1, args.workers)) as pool:
+            for i, game in enumerate(pool.map(_job, jobs, chunksize=1), 1):
+                out.write([game])
+                if i % 20 == 0 or i == len(jobs):
+                    print(f"{i}/{len(jobs)} games, {time.monotonic() - started:.0f} s", file=sys.stderr)
     return 0
 
 

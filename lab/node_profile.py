@@ -6,7 +6,7 @@ Searches the bench's middle game and the first ``--positions`` - 1 positions of 
 stones from ``data/blunders-15x15.json`` (positions from real games) with
 :func:`engine.api.open_engine` in guided mode, under :mod:`cProfile`, and prints per
 position the tree's nodes, the time and microseconds a node, and the split of the time
-between the root threat plan (:func:`engine.mnk.roottactics.plan_root`), the C tree's
+between the root threat plan (:func:`engine.mnk.threats.roottactics.plan_root`), the C tree's
 runs and the rest:
 
     python -m lab.node_profile --nodes 10000
@@ -29,8 +29,8 @@ from pathlib import Path
 
 from engine.api import open_engine
 from engine.mnk.bench import positions as bench_positions
-from engine.mnk.options import MnkOptions
-from engine.mnk.rules import Board, GameConfig
+from engine.mnk.tree.options import MnkOptions
+from engine.mnk.board.rules import Board, GameConfig
 from engine.search.limits import Limits
 
 BLUNDERS = Path(__file__).resolve().parent.parent / "data" / "blunders-15x15.json"

@@ -28,7 +28,7 @@ import statistics
 import sys
 import time
 
-from engine.mnk.rules import GameConfig
+from engine.mnk.board.rules import GameConfig
 from engine.reversi.board.rules import ReversiConfig
 from referee.match.run import run_match
 from referee.match.settings import MatchSettings

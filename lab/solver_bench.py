@@ -3,7 +3,7 @@
 
 The conversion positions (``data/conversion-15x15.json``: our engine to move
 with a forced win that is not a VCF) are where the games against pela were
-lost; this runs :func:`engine.mnk.solver.find_vct` on each, no engine and no judge
+lost; this runs :func:`engine.mnk.threats.solver.find_vct` on each, no engine and no judge
 needed:
 
     # at 1 s a position (what a move could spend; the count depends on the machine)
@@ -25,8 +25,8 @@ import sys
 import time
 from pathlib import Path
 
-from engine.mnk.rules import Board, GameConfig
-from engine.mnk.solver import find_vct
+from engine.mnk.board.rules import Board, GameConfig
+from engine.mnk.threats.solver import find_vct
 from lab.conversion import replay
 
 

@@ -1,7 +1,7 @@
 """The referee: runs and adjudicates games between engine processes (Gomocup engines for the
 m,n,k family, NBoard engines for Reversi), a person or the built-in random mover.
 
-It imports the games' rules and record formats only (``engine.mnk.rules``,
+It imports the games' rules and record formats only (``engine.mnk.board.rules``,
 ``engine.reversi.board.rules``, ``engine.reversi.board.ggf``), never a search.  Its floors, each
 importing only the floors below it (``tests/test_architecture.py`` checks this; the
 module table is in docs/ARCHITECTURE.md):

@@ -74,13 +74,13 @@ def offenders(prefix: str, allowed) -> list[str]:
 
 
 def test_the_referee_never_imports_a_search():
-    rules = ("engine.game", "engine.mnk.rules", "engine.reversi.board.rules", "engine.reversi.board.ggf",
+    rules = ("engine.game", "engine.mnk.board", "engine.mnk.board.rules", "engine.reversi.board.rules", "engine.reversi.board.ggf",
              "engine.reversi.board.bitboard", "engine.version")
     assert offenders("referee", lambda a, b: b in rules or b in ("engine", "engine.mnk", "engine.reversi")) == []
 
 
 def test_protocol_code_reaches_engines_only_through_the_facade():
-    values = ("engine.api", "engine.game", "engine.version", "engine.search.limits", "engine.timecontrol", "engine.mnk.rules",
+    values = ("engine.api", "engine.game", "engine.version", "engine.search.limits", "engine.timecontrol", "engine.mnk.board.rules",
               "engine.reversi.board.rules", "engine.reversi.board.ggf", "engine.reversi.board.bitboard", "engine", "engine.mnk",
               "engine.reversi", "engine.search")
     # The command lines' bench sub-commands run the games' benchmarks (not protocol logic).
@@ -114,8 +114,20 @@ REFEREE_FLOORS = (
 )
 
 
-def _floor(module: str) -> int | None:
-    for i, prefixes in enumerate(REFEREE_FLOORS):
+#: The m,n,k engine's folders, top to bottom, read the same way: the threat search builds on the
+#: knowledge of lines, and both on the board; plain UCT's playouts need the board alone.
+MNK_FLOORS = (
+    ("engine.mnk.bench",),
+    ("engine.mnk.tree",),
+    ("engine.mnk.threats", "engine.mnk.playouts"),
+    ("engine.mnk.knowledge",),
+    ("engine.mnk.board",),
+    ("engine.mnk._threatcore",),
+)
+
+
+def _floor(module: str, floors=REFEREE_FLOORS) -> int | None:
+    for i, prefixes in enumerate(floors):
         if any(module == p or module.startswith(p + ".") for p in prefixes):
             return i
     return None
@@ -128,6 +140,28 @@ def test_the_referee_imports_only_downwards():
     upward = sorted(f"{a} imports {b}" for a, deps in g.items() if a.startswith("referee.")
                     for b in deps if b.startswith("referee.") and _floor(b) is not None and _floor(b) < _floor(a))
     assert upward == []
+
+
+def test_the_mnk_engine_imports_only_downwards():
+    g = graph()
+    inner = [m for m in g if m.startswith("engine.mnk.")]
+    assert len(inner) > 10
+    unplaced = sorted(m for m in inner if _floor(m, MNK_FLOORS) is None)
+    assert unplaced == [], "modules in no folder: " + ", ".join(unplaced)
+    upward = sorted(f"{a} imports {b}" for a in inner for b in g[a]
+                    if b.startswith("engine.mnk.") and _floor(b, MNK_FLOORS) < _floor(a, MNK_FLOORS))
+    assert upward == []
+
+
+def test_every_package_says_what_it_is():
+    """Each folder's ``__init__`` opens with the one phrase that names its job."""
+    silent = []
+    for top in ("engine", "protocol", "referee", "lab"):
+        for init in sorted((ROOT / top).rglob("__init__.py")):
+            doc = ast.get_docstring(ast.parse(init.read_text()))
+            if not doc or not doc.split("\n")[0].strip():
+                silent.append(str(init.relative_to(ROOT)))
+    assert silent == []
 
 
 def test_dask_is_imported_by_the_cluster_package_only():

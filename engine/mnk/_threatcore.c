@@ -1,5 +1,5 @@
 /*
- * engine.mnk._threatcore: the VCF/VCT solver of engine/mnk/solver.py, in C.
+ * engine.mnk._threatcore: the VCF/VCT solver of engine/mnk/threats/solver.py, in C.
  *
  * The threat solver is where guided search spends most of its time (about two
  * thirds of a middle-game search under the profiler), and in Python it reaches
@@ -11,7 +11,7 @@
  * handled here; the other rules stay on the Python path, which remains the
  * reference and the fallback when this extension was not built.
  *
- * Vocabulary as in engine/mnk/threats.py.  Cells are padded indices; a window is
+ * Vocabulary as in engine/mnk/threats/kinds.py.  Cells are padded indices; a window is
  * K consecutive on-board cells; hot[p] holds the windows with no opponent
  * stone and at least K-2 stones of p (the only windows fours live in).
  *
@@ -255,12 +255,12 @@ static PyTypeObject GeomType = {
     .tp_dealloc = (destructor)geom_dealloc,
 };
 
-#include "_renju.h"
-#include "_solver.h"
-#include "_tree.h"
-#include "_tree_knowledge.h"
-#include "_tree_search.h"
-#include "_tree_module.h"
+#include "board/_renju.h"
+#include "threats/_solver.h"
+#include "tree/_tree.h"
+#include "tree/_tree_knowledge.h"
+#include "tree/_tree_search.h"
+#include "tree/_tree_module.h"
 
 /* ------------------------------------------------------------------------ */
 /* Python entry point.                                                       */
@@ -355,7 +355,7 @@ PyDoc_STRVAR(forbidden_doc,
 "forbidden(cells, targets, directions) -> bytes\n\n"
 "Renju: the reason code of each padded cell in `targets` as black's move on the padded board\n"
 "`cells` (bytes; not modified): 0 allowed (also an occupied cell), 1 overline, 2 double four,\n"
-"3 double three -- engine.mnk.renju.forbidden_reason in C.  `directions`: the four padded steps.");
+"3 double three -- engine.mnk.board.renju.forbidden_reason in C.  `directions`: the four padded steps.");
 
 static PyObject *forbidden(PyObject *self, PyObject *args) {
     Py_buffer buf;
@@ -424,7 +424,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "engine.mnk._threatcore",
-    "The VCF/VCT threat solver of engine.mnk.solver (freestyle and renju), the guided tree and renju's forbidden points, in C (same results, same node counts).",
+    "The VCF/VCT threat solver of engine.mnk.threats.solver (freestyle and renju), the guided tree and renju's forbidden points, in C (same results, same node counts).",
     -1, methods,
 };
 

@@ -24,8 +24,8 @@ from typing import Sequence, TextIO
 
 from ..api import native_note, open_engine
 from ..search.limits import Limits
-from .options import MnkOptions
-from .rules import Board, GameConfig, Rule
+from .board.rules import Board, GameConfig, Rule
+from .tree.options import MnkOptions
 
 DEFAULT_NODES = 10_000
 SEED = 20240601
@@ -101,7 +101,7 @@ import time
 t0 = time.perf_counter()
 import engine.api
 from engine.search.limits import Limits
-from engine.mnk.rules import Board, GameConfig
+from engine.mnk.board.rules import Board, GameConfig
 cfg = GameConfig.square(15, 5)
 e = engine.api.open_engine(cfg, seed=1)
 e.search(Board(cfg), Limits(nodes=1))

@@ -1,0 +1,1 @@
+"""The game-independent search: MCTS over :mod:`engine.game` states, its limits and the move chosen."""

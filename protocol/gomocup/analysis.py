@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from engine.mnk.rules import GameConfig
+from engine.mnk.board.rules import GameConfig
 from engine.search.limits import RootMove, SearchInfo, SearchResult
 
 #: Eval units per logit of the win rate (Rapfi's scaling factor): 200 is about 73 %.

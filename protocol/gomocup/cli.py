@@ -29,7 +29,7 @@ the engine benchmark.
 
 
 def _rule(text: str):
-    from engine.mnk.rules import Rule
+    from engine.mnk.board.rules import Rule
 
     try:
         return Rule.parse(text)
@@ -96,7 +96,7 @@ def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(args_in)
 
-    from engine.mnk.rules import RENJU_WIN_LENGTH, Rule
+    from engine.mnk.board.rules import RENJU_WIN_LENGTH, Rule
 
     if args.rule is Rule.RENJU and args.win_length != RENJU_WIN_LENGTH:
         parser.error(f"--rule renju is played with five in a row: --win-length must be "
@@ -106,7 +106,7 @@ def _main(argv: list[str] | None) -> int:
     from protocol.gomocup.thinker import EngineFactory
 
     if args.list_options:
-        from engine.mnk.rules import GameConfig
+        from engine.mnk.board.rules import GameConfig
 
         return list_options(GameConfig(), args.mode)
     factory = None

@@ -3,13 +3,13 @@
 A BOARD field of 3 marks a stone of a finished winning line in continuous
 games (Gomocup rule bit 2).  It belongs to nobody and cannot be played on, so
 it is stored as a blocked cell (``Board.block``) with the same value as the
-board's sentinel border (:data:`engine.mnk.rules.BORDER`): lines stop at it exactly
+board's sentinel border (:data:`engine.mnk.board.rules.BORDER`): lines stop at it exactly
 as at the edge.
 """
 
 from __future__ import annotations
 
-from engine.mnk.rules import BORDER, EMPTY, Board, GameConfig, Player
+from engine.mnk.board.rules import BORDER, EMPTY, Board, GameConfig, Player
 
 
 def make_board(

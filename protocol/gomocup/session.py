@@ -44,7 +44,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from engine.search.limits import Limits, RootMove, SearchInfo, SearchResult
-from engine.mnk.rules import MAX_SIDE, MIN_SIDE, Board, GameConfig, Player, Rule
+from engine.mnk.board.rules import MAX_SIDE, MIN_SIDE, Board, GameConfig, Player, Rule
 from engine.timecontrol import DEFAULT_TURN_MS, MatchClock, TimeSettings, plan_move
 
 from protocol import engines

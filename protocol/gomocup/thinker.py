@@ -13,7 +13,7 @@ import time
 from typing import Any, Callable, Protocol
 
 from engine.search.limits import Limits, RootMove, SearchInfo, SearchResult
-from engine.mnk.rules import Board, GameConfig
+from engine.mnk.board.rules import Board, GameConfig
 
 from protocol import engines
 from protocol.gomocup.position import quick_move
@@ -65,7 +65,7 @@ class LazyEngine(engines.LazyEngine):
     def rank_moves(self, board: Board, limits: Limits, count: int | None = None,
                    stop: threading.Event | None = None,
                    on_info: Callable[[SearchInfo], None] | None = None) -> tuple[SearchResult, list[RootMove]]:
-        """The engine's :meth:`engine.mnk.engine.MnkEngine.rank_moves` once it is built, else
+        """The engine's :meth:`engine.mnk.tree.engine.MnkEngine.rank_moves` once it is built, else
         the quick move alone."""
         engine, why = self.engine(limits, stop)
         if engine is None:

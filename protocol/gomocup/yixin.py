@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from engine.mnk.rules import Board, Player
+from engine.mnk.board.rules import Board, Player
 from engine.search.limits import RootMove
 
 from protocol.gomocup.analysis import EVAL_SCALE

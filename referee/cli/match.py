@@ -35,7 +35,7 @@ import textwrap
 from typing import Sequence
 
 from engine.game import GameError
-from engine.mnk.rules import GameConfig, Rule
+from engine.mnk.board.rules import GameConfig, Rule
 from engine.reversi.board.rules import ReversiConfig
 from engine.version import package_version
 from referee.match import output as display

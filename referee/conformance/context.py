@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from engine.mnk.rules import Board, GameConfig
+from engine.mnk.board.rules import Board, GameConfig
 from referee.conformance.positions import Position
 from referee.conformance.session import Cells, Session
 from referee.engines.gomocup_wire import parse_move

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from engine.mnk.rules import GameConfig
+from engine.mnk.board.rules import GameConfig
 from referee.conformance.context import Ctx, Fail, Options, Skip, cell_text, check, exits_on_eof
 from referee.conformance.positions import block_four, win_in_one, win_length_probe
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from engine.mnk.rules import GameConfig
+from engine.mnk.board.rules import GameConfig
 from referee.conformance.context import FLOOD_LINES, Ctx, Fail, Options, Skip, cell_text, check
 from referee.conformance.positions import Position, win_in_one
 from referee.engines.gomocup_wire import parse_about

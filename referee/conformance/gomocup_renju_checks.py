@@ -1,7 +1,7 @@
 """The renju checks of ``referee check --renju`` (Gomocup ``INFO rule 4``), in their own registry
 :data:`RENJU_GROUPS`: engines that play only gomoku are not judged by them unless asked.
 
-Each position is checked with :mod:`engine.mnk.rules` before use: the forbidden point is
+Each position is checked with :mod:`engine.mnk.board.rules` before use: the forbidden point is
 forbidden, the five is allowed and the only win, white's four leaves black only a forbidden
 block.  The engine's answer is judged by the same rules.
 """
@@ -9,7 +9,7 @@ block.  The engine's answer is judged by the same rules.
 from __future__ import annotations
 
 from engine.game import GameError
-from engine.mnk.rules import Board, GameConfig, Player, Rule
+from engine.mnk.board.rules import Board, GameConfig, Player, Rule
 from referee.conformance.context import Ctx, Fail, Group, Skip, cell_text, check
 from referee.conformance.positions import Position
 from referee.conformance.session import Cells

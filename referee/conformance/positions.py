@@ -1,6 +1,6 @@
 """Tactical test positions for ``referee check``, built for any board size and win length.
 
-Every position is validated with :mod:`engine.mnk.rules` before use, so a check
+Every position is validated with :mod:`engine.mnk.board.rules` before use, so a check
 never asks for a move that is not the unique answer.  Stones are
 ``(x, y, f)`` with ``f`` 1 = the engine's own stone, 2 = the opponent's, as in
 a ``BOARD`` block; the engine is always the side to move with equal stone
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.mnk.rules import Board, GameConfig, Player
+from engine.mnk.board.rules import Board, GameConfig, Player
 
 __all__ = ["Position", "move_order", "win_in_one", "block_four", "win_length_probe"]
 

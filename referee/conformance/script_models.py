@@ -8,7 +8,7 @@ black engine); :class:`NboardModel` keeps the Reversi position a ``go`` is about
 from __future__ import annotations
 
 from engine.game import GameError
-from engine.mnk.rules import Rule
+from engine.mnk.board.rules import Rule
 from engine.reversi.board.ggf import parse_ggf, parse_move
 from engine.reversi.board.rules import ReversiConfig, ReversiState
 from referee.conformance.gomocup_renju_checks import renju_forbidden

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.mnk.rules import GameConfig
+from engine.mnk.board.rules import GameConfig
 from engine.reversi.board.rules import ReversiConfig
 from referee.games.base import End, GameRules, HumanInput, Illegal
 from referee.games.mnk import MnkRules

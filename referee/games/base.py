@@ -2,7 +2,7 @@
 
 The game loop (:mod:`referee.play.game`), the seats, the openings, the display and the
 records ask a game's rules through it and never look at the game's own types.  A
-game's state is the rules' own mutable position (:class:`engine.mnk.rules.Board`,
+game's state is the rules' own mutable position (:class:`engine.mnk.board.rules.Board`,
 :class:`engine.reversi.board.rules.ReversiState`): ``to_move`` (1 moves first),
 ``history``, ``legal_moves``, ``apply``, ``undo``, ``clone``, ``is_terminal``.
 

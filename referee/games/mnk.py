@@ -12,7 +12,7 @@ import random
 import re
 from typing import Any, Sequence
 
-from engine.mnk.rules import Board, GameConfig, Player, Rule, render, winning_line
+from engine.mnk.board.rules import Board, GameConfig, Player, Rule, render, winning_line
 from referee.games.base import End, GameRules, HumanInput, Illegal
 from referee.games.verdicts import Termination
 
@@ -55,7 +55,7 @@ class Forbidden(Illegal):
 
 
 class MnkRules(GameRules):
-    """The referee's view of an m,n,k configuration (:class:`engine.mnk.rules.GameConfig`)."""
+    """The referee's view of an m,n,k configuration (:class:`engine.mnk.board.rules.GameConfig`)."""
 
     game_type = "mnk"
     protocol = "Gomocup"

@@ -28,7 +28,7 @@ import functools
 import random
 from typing import Any, Iterable
 
-from engine.mnk.rules import GameConfig
+from engine.mnk.board.rules import GameConfig
 from referee.games import rules_for
 
 __all__ = ["parse_opening", "load_openings", "random_opening", "opening_for_game", "default_random_plies",

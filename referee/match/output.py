@@ -6,7 +6,7 @@ import math
 
 from typing import Any
 
-from engine.mnk.rules import GameConfig, Rule
+from engine.mnk.board.rules import GameConfig, Rule
 from referee.play.game import MoveEvent
 from referee.play.result import GameResult
 from referee.games import rules_for

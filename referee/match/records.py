@@ -49,7 +49,7 @@ import os
 from pathlib import Path
 from typing import Iterable
 
-from engine.mnk.rules import Rule
+from engine.mnk.board.rules import Rule
 from engine.reversi.board.ggf import GgfMove, format_ggf
 from engine.reversi.board.rules import ReversiState
 from referee.play.result import GameResult

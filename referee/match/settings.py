@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.mnk.rules import GameConfig
+from engine.mnk.board.rules import GameConfig
 from referee.games import rules_for
 from referee.games.adjudication import Adjudication
 from referee.games.clock import TimeControl

@@ -15,7 +15,7 @@ import threading
 import time
 from typing import IO, Any
 
-from engine.mnk.rules import GameConfig
+from engine.mnk.board.rules import GameConfig
 from referee.games.base import GameRules
 from referee.match import output
 from referee.match.settings import MatchOutcome, MatchSettings

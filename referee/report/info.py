@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from engine.game import GameError
-from engine.mnk.rules import GameConfig, Rule
+from engine.mnk.board.rules import GameConfig, Rule
 from engine.reversi.board.rules import ReversiConfig
 from referee.games import rules_for
 from referee.match import output

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Sequence
 
-from engine.mnk.rules import BORDER, EMPTY, Rule, line_wins
+from engine.mnk.board.rules import BORDER, EMPTY, Rule, line_wins
 from referee.games.verdicts import Termination
 from referee.play.result import GameResult
 
@@ -57,7 +57,7 @@ def decode_cells(codes: str) -> list[tuple[int, int] | None]:
 
 def winning_line_codes(config: Any, r: GameResult) -> str:
     """The stones of the line that won an m,n,k game ``r`` under ``config``, coded (``""``: none):
-    the runs through the last stone that the rules' :func:`engine.mnk.rules.line_wins` says win,
+    the runs through the last stone that the rules' :func:`engine.mnk.board.rules.line_wins` says win,
     as the final board shows them."""
     if r.game_type == "reversi" or r.termination != Termination.LINE.value or not r.moves:
         return ""

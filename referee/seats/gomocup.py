@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Sequence
 
-from engine.mnk.rules import GameConfig
+from engine.mnk.board.rules import GameConfig
 from referee.games.clock import TimeControl, Turn
 from referee.games.base import Position
 from referee.seats.process import ProcessSeat, clip

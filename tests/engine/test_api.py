@@ -9,10 +9,10 @@ import pytest
 
 from engine.api import best_move, option_keys, options_for
 from engine.game import GameError
-from engine.mnk.engine import MnkEngine
-from engine.mnk.options import MnkOptions
+from engine.mnk.tree.engine import MnkEngine
+from engine.mnk.tree.options import MnkOptions
 from engine.search.limits import Limits, SearchInfo, SearchResult
-from engine.mnk.rules import Board, GameConfig, Player, Rule
+from engine.mnk.board.rules import Board, GameConfig, Player, Rule
 
 from support.shared_positions import TACTICS
 

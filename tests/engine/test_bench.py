@@ -11,8 +11,8 @@ from contextlib import redirect_stdout
 import pytest
 
 from engine.mnk import bench
-from engine.mnk.options import MnkOptions
-from engine.mnk.rules import GameConfig
+from engine.mnk.tree.options import MnkOptions
+from engine.mnk.board.rules import GameConfig
 
 
 def run_bench(*args: str) -> str:
@@ -104,7 +104,7 @@ def test_tactics_counts_correct_answers_and_fails_on_a_miss(tmp_path):
 
 @pytest.mark.slow
 def test_tactics_with_two_threads_use_the_root_thread_on_the_c_tree(tmp_path):
-    from engine.mnk.native import available
+    from engine.mnk.tree.native import available
 
     if not available(GameConfig.square(15, 5), MnkOptions.guided()):
         pytest.skip("the C extension was not built")

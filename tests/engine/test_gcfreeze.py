@@ -7,9 +7,9 @@ import gc
 import numpy as np
 import pytest
 
-from engine.mnk.engine import MnkEngine
-from engine.mnk.options import MnkOptions
-from engine.mnk.rules import Board, GameConfig
+from engine.mnk.tree.engine import MnkEngine
+from engine.mnk.tree.options import MnkOptions
+from engine.mnk.board.rules import Board, GameConfig
 from engine.search.gcfreeze import older_objects_frozen
 from engine.search.limits import Limits
 from engine.search.mcts import MCTS, TreeSettings

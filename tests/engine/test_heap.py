@@ -11,7 +11,7 @@ import pytest
 PROBE = """
 import resource
 from engine.api import open_engine
-from engine.mnk.rules import Board, GameConfig
+from engine.mnk.board.rules import Board, GameConfig
 from engine.search.limits import Limits
 cfg = GameConfig.square(15, 5)
 open_engine(cfg, seed=1).search(Board(cfg), Limits(nodes=300))

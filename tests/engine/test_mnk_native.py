@@ -1,4 +1,4 @@
-"""The guided tree search in C (engine/mnk/_tree.h behind engine/mnk/native.py).
+"""The guided tree search in C (engine/mnk/tree/_tree.h behind engine/mnk/tree/native.py).
 
 Its pieces are checked against the Python code they mirror (the static evaluation,
 the window priors, the defence sets), and the searcher as a whole on the things a
@@ -15,15 +15,15 @@ import time
 import numpy as np
 import pytest
 
-from engine.mnk import solver
-from engine.mnk import roottactics
-from engine.mnk import defence
-from engine.mnk.engine import MnkEngine
-from engine.mnk.native import NativeSearcher, available
-from engine.mnk.options import MnkOptions
-from engine.mnk.patterns import cell_scores
-from engine.mnk.shapes import shape_board
-from engine.mnk.rules import Board, GameConfig, Rule
+from engine.mnk.threats import solver
+from engine.mnk.threats import roottactics
+from engine.mnk.threats import defence
+from engine.mnk.tree.engine import MnkEngine
+from engine.mnk.tree.native import NativeSearcher, available
+from engine.mnk.tree.options import MnkOptions
+from engine.mnk.knowledge.patterns import cell_scores
+from engine.mnk.knowledge.shapes import shape_board
+from engine.mnk.board.rules import Board, GameConfig, Rule
 from engine.search.limits import Limits
 from engine.search.mcts import MCTS
 

@@ -1,5 +1,5 @@
 """m,n,k on the generic tree: the oracle's threat bookkeeping, candidates, proofs, memory
-cap, reuse (plain UCT mode, engine.mnk.oracle + engine.mnk.leaves on engine.search.mcts)."""
+cap, reuse (plain UCT mode, engine.mnk.playouts.oracle + engine.mnk.playouts.leaves on engine.search.mcts)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import pytest
 
 from engine.api import best_move
 from engine.game import Outcome
-from engine.mnk.engine import MnkEngine
-from engine.mnk.options import MnkOptions
-from engine.mnk.rules import Board, GameConfig, Player, Rule
+from engine.mnk.tree.engine import MnkEngine
+from engine.mnk.tree.options import MnkOptions
+from engine.mnk.board.rules import Board, GameConfig, Player, Rule
 from engine.search.limits import Limits
 from engine.search.mcts import MCTS, Node
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.api import open_engine, options_for
-from engine.mnk.rules import Board, GameConfig
+from engine.mnk.board.rules import Board, GameConfig
 from engine.search.limits import Limits
 
 CFG = GameConfig(15, 15, 5)

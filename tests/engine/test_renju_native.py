@@ -1,5 +1,5 @@
-"""Renju's forbidden points in C (``engine/mnk/_renju.h``) against the Python reference
-(:func:`engine.mnk.renju.python_reason`) on many random positions."""
+"""Renju's forbidden points in C (``engine/mnk/board/_renju.h``) against the Python reference
+(:func:`engine.mnk.board.renju.python_reason`) on many random positions."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from engine.mnk import renju
-from engine.mnk.rules import BORDER, Board, GameConfig, Rule
+from engine.mnk.board import renju
+from engine.mnk.board.rules import BORDER, Board, GameConfig, Rule
 
 native = pytest.mark.skipif(renju._threatcore is None or not hasattr(renju._threatcore, "forbidden"),
                             reason="the C extension is not built")

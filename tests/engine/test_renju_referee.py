@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from engine.mnk.rules import GameConfig, Rule
+from engine.mnk.board.rules import GameConfig, Rule
 from referee.cli.match import build_parser, _game_config
 from referee.games import rules_for
 from referee.games.clock import TimeControl
@@ -146,7 +146,7 @@ def test_the_match_options_take_renju_and_describe_it():
 def test_the_renju_check_positions_hold_under_the_rules():
     from referee.conformance.gomocup_renju_checks import avoid_forbidden, five_over_double_four, force_onto_forbidden
 
-    pos, point = avoid_forbidden()  # each builder asserts its position with engine.mnk.rules
+    pos, point = avoid_forbidden()  # each builder asserts its position with engine.mnk.board.rules
     assert point not in pos.answers and len(pos.answers) == 15 * 15 - 8 - 1
     assert five_over_double_four().answers == ((7, 7),)
     white = force_onto_forbidden()

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from engine.game import GameError
-from engine.mnk.renju import forbidden_reason, python_reason
-from engine.mnk.rules import Board, GameConfig, Player, Rule
+from engine.mnk.board.renju import forbidden_reason, python_reason
+from engine.mnk.board.rules import Board, GameConfig, Player, Rule
 
 RENJU = GameConfig.square(15, 5, Rule.RENJU)
 

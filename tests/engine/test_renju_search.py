@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 
 from engine.api import open_engine, options_for
-from engine.mnk.cellsets import CellSets
-from engine.mnk.defence import defence_set, tactical_move
-from engine.mnk.oracle import LineOracle
-from engine.mnk.patterns import LineState
-from engine.mnk.rules import Board, GameConfig, Player, Rule
-from engine.mnk.solver import find_vcf
+from engine.mnk.board.cellsets import CellSets
+from engine.mnk.threats.defence import defence_set, tactical_move
+from engine.mnk.playouts.oracle import LineOracle
+from engine.mnk.knowledge.patterns import LineState
+from engine.mnk.board.rules import Board, GameConfig, Player, Rule
+from engine.mnk.threats.solver import find_vcf
 from engine.search.limits import Limits
 
 RENJU = GameConfig.square(15, 5, Rule.RENJU)
@@ -97,7 +97,7 @@ def test_both_modes_see_the_forbidden_defence_loss(mode):
 
 def test_rollouts_score_blacks_overline_as_no_win():
     """The playouts' win rule: a black overline is no win, white's is."""
-    from engine.mnk.rollout import RolloutKernel
+    from engine.mnk.playouts.rollout import RolloutKernel
 
     cfg = GameConfig(9, 5, 5, Rule.RENJU)
     # Row 0: X X X . X X . . . (black's gap makes six); row 4: the same for white.
@@ -118,8 +118,8 @@ def test_rollouts_score_blacks_overline_as_no_win():
 
 
 def test_guided_renju_runs_in_the_c_tree_where_it_is_built():
-    from engine.mnk import solver
-    from engine.mnk.native import NativeSearcher
+    from engine.mnk.threats import solver
+    from engine.mnk.tree.native import NativeSearcher
 
     if solver._threatcore is None or not solver.USE_NATIVE:
         pytest.skip("the C extension was not built (or MNK_PURE_PYTHON is set)")

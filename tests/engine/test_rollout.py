@@ -7,8 +7,8 @@ import itertools
 import numpy as np
 import pytest
 
-from engine.mnk.rollout import RolloutKernel
-from engine.mnk.rules import Board, GameConfig, Rule
+from engine.mnk.playouts.rollout import RolloutKernel
+from engine.mnk.board.rules import Board, GameConfig, Rule
 
 
 def compact(board: Board) -> np.ndarray:

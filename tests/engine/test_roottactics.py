@@ -7,12 +7,12 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from engine.mnk.engine import MnkEngine
-from engine.mnk.options import FAST_SOLVER_BUDGETS, GUIDED_TREE, MnkOptions
-from engine.mnk.roottactics import plan_root
-from engine.mnk.rules import Board, GameConfig, Player
-from engine.mnk.solver import fast_solver
-from engine.mnk.roottactics import losing_moves
+from engine.mnk.tree.engine import MnkEngine
+from engine.mnk.tree.options import FAST_SOLVER_BUDGETS, GUIDED_TREE, MnkOptions
+from engine.mnk.threats.roottactics import plan_root
+from engine.mnk.board.rules import Board, GameConfig, Player
+from engine.mnk.threats.solver import fast_solver
+from engine.mnk.threats.roottactics import losing_moves
 from engine.search.limits import Limits
 from engine.search.mcts import MCTS
 
@@ -178,9 +178,9 @@ def test_option_values_are_validated():
 
 
 def test_threat_budgets_follow_the_solver_unless_set():
-    from engine.mnk.options import FAST_SOLVER_BUDGETS, PYTHON_SOLVER_BUDGETS
-    from engine.mnk.rules import Rule
-    from engine.mnk.solver import fast_solver
+    from engine.mnk.tree.options import FAST_SOLVER_BUDGETS, PYTHON_SOLVER_BUDGETS
+    from engine.mnk.board.rules import Rule
+    from engine.mnk.threats.solver import fast_solver
 
     opts = MnkOptions.guided()
     assert opts.budgets(True) == FAST_SOLVER_BUDGETS
@@ -194,7 +194,7 @@ def test_threat_budgets_follow_the_solver_unless_set():
 
 
 def test_probe_vct_tells_a_proof_of_no_win_from_a_budget_run_out():
-    from engine.mnk.solver import probe_vct
+    from engine.mnk.threats.solver import probe_vct
 
     # O (not to move) threatens the double three at (7, 7): the null-move probe finds it.
     line, finished = probe_vct(fork_position(), O, max_nodes=5000, max_threes=2)
@@ -234,7 +234,7 @@ def test_plan_root_threat_probe_keeps_only_the_answers_it_checked():
 
 
 def test_classify_moves_tells_proofs_from_budgets_run_out():
-    from engine.mnk.roottactics import LOSING, OPEN, SAFE, UNCHECKED, classify_moves
+    from engine.mnk.threats.roottactics import LOSING, OPEN, SAFE, UNCHECKED, classify_moves
 
     b = fork_position()
     moves = [m(7, 7), m(10, 2), m(7, 7), m(5, 7)]  # a repeat and an occupied cell are dropped
@@ -246,8 +246,8 @@ def test_classify_moves_tells_proofs_from_budgets_run_out():
 
 
 def test_open_checks_are_settled_by_growing_passes():
-    from engine.mnk.roottactics import _recheck_open
-    from engine.mnk.roottactics import LOSING, OPEN, SAFE
+    from engine.mnk.threats.roottactics import _recheck_open
+    from engine.mnk.threats.roottactics import LOSING, OPEN, SAFE
 
     import time
 
@@ -267,7 +267,7 @@ def test_open_checks_are_settled_by_growing_passes():
 def test_plan_root_under_a_threat_rechecks_what_the_first_pass_left_open():
     import time
 
-    from engine.mnk import roottactics
+    from engine.mnk.threats import roottactics
 
     b = fork_position()
     moves = [m(7, 7), m(10, 2), m(8, 8), m(4, 7), m(7, 4)]
@@ -285,7 +285,7 @@ def test_plan_root_under_a_threat_rechecks_what_the_first_pass_left_open():
 def test_a_stopped_plan_drops_nothing_and_a_stopped_check_checks_nothing():
     import threading
 
-    from engine.mnk.roottactics import UNCHECKED, classify_moves
+    from engine.mnk.threats.roottactics import UNCHECKED, classify_moves
 
     stop = threading.Event()
     stop.set()
@@ -324,7 +324,7 @@ class _FakeRoot:
 def test_the_best_move_check_drops_the_tree_choice_when_it_loses_and_checks_the_next():
     import time
 
-    from engine.mnk.roottactics import LOSING, SAFE, BestMoveCheck
+    from engine.mnk.threats.roottactics import LOSING, SAFE, BestMoveCheck
 
     b = fork_position()
     before = list(b.cells)
@@ -346,7 +346,7 @@ def test_the_best_move_check_waits_for_its_time_and_obeys_stop_and_the_last_call
     import threading
     import time
 
-    from engine.mnk.roottactics import BestMoveCheck
+    from engine.mnk.threats.roottactics import BestMoveCheck
 
     b = fork_position()
     stop = threading.Event()
@@ -363,7 +363,7 @@ def test_the_best_move_check_waits_for_its_time_and_obeys_stop_and_the_last_call
 def test_plan_root_under_a_threat_lists_the_moves_its_checks_left_open(monkeypatch):
     import time
 
-    from engine.mnk import roottactics
+    from engine.mnk.threats import roottactics
 
     b = fork_position()
     moves = [m(7, 7), m(10, 2), m(8, 8)]
@@ -381,8 +381,8 @@ def test_plan_root_under_a_threat_lists_the_moves_its_checks_left_open(monkeypat
 def test_the_engine_checks_the_move_it_is_about_to_play_when_the_plan_left_it_open(monkeypatch):
     import time
 
-    from engine.mnk import engine as mnk_engine
-    from engine.mnk import roottactics
+    from engine.mnk.tree import engine as mnk_engine
+    from engine.mnk.threats import roottactics
 
     made = []
 

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from engine.mnk.rules import Board, GameConfig, Player, Rule, render
+from engine.mnk.board.rules import Board, GameConfig, Player, Rule, render
 
 DIRECTIONS = [(1, 0), (0, 1), (1, 1), (1, -1)]
 

@@ -1,13 +1,13 @@
-"""The m,n,k engine's shape knowledge (engine.mnk.shapes): line shapes, features, shipped weights."""
+"""The m,n,k engine's shape knowledge (engine.mnk.knowledge.shapes): line shapes, features, shipped weights."""
 
 from importlib import resources
 
 import numpy as np
 import pytest
 
-from engine.mnk.patterns import cell_scores
-from engine.mnk.rules import Board, GameConfig, Rule
-from engine.mnk.shapes import (
+from engine.mnk.knowledge.patterns import cell_scores
+from engine.mnk.board.rules import Board, GameConfig, Rule
+from engine.mnk.knowledge.shapes import (
     CLASS_NAMES, COMBOS, FEATURES, GENERAL, RADIUS, ShapeBoard, ShapeWeights, line_classes, player_classes,
     weights_for, weights_name,
 )
@@ -110,7 +110,7 @@ def test_priors_rank_the_winning_and_the_forced_moves_first():
 
 
 def test_every_shipped_weights_file_is_the_one_its_board_uses():
-    files = sorted(resources.files("engine.mnk").joinpath("data").iterdir(), key=lambda f: f.name)
+    files = sorted(resources.files("engine.mnk.knowledge").joinpath("data").iterdir(), key=lambda f: f.name)
     names = [f.name[len("shapes-"):-len(".json")] for f in files if f.name.startswith("shapes-")]
     assert GENERAL in names
     for name in names:

@@ -8,12 +8,12 @@ from dataclasses import dataclass
 import pytest
 
 from engine.game import Outcome
-from engine.mnk import threats
-from engine.mnk import solver
-from engine.mnk import defence
-from engine.mnk.engine import MnkEngine
-from engine.mnk.options import MnkOptions
-from engine.mnk.rules import Board, GameConfig, Rule
+from engine.mnk.threats import kinds as threats
+from engine.mnk.threats import solver
+from engine.mnk.threats import defence
+from engine.mnk.tree.engine import MnkEngine
+from engine.mnk.tree.options import MnkOptions
+from engine.mnk.board.rules import Board, GameConfig, Rule
 
 from support.shared_positions import TACTICS
 

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.mnk import solver
-from engine.mnk.patterns import LineState
-from engine.mnk.rules import Board, GameConfig, Player, Rule
+from engine.mnk.threats import solver
+from engine.mnk.knowledge.patterns import LineState
+from engine.mnk.board.rules import Board, GameConfig, Player, Rule
 
 from test_threats import random_position
 
@@ -192,7 +192,7 @@ def test_line_runs_give_the_answers_of_the_window_walk(monkeypatch):
     windows' counts a line at a time (``Geometry.runs``); for K > 8, or built with
     ``runs=False``, it walks them one by one.  Both must give the same answers, and the
     boards the engine plays on must get the runs (else the speed is silently lost)."""
-    from engine.mnk.patterns import geometry
+    from engine.mnk.knowledge.patterns import geometry
 
     def built(cfg, runs):
         geom = geometry(cfg)

@@ -7,11 +7,11 @@ import time
 
 import pytest
 
-from engine.mnk import threats
-from engine.mnk import solver
-from engine.mnk import defence
-from engine.mnk.patterns import LineState, geometry
-from engine.mnk.rules import Board, GameConfig, Player, Rule
+from engine.mnk.threats import kinds as threats
+from engine.mnk.threats import solver
+from engine.mnk.threats import defence
+from engine.mnk.knowledge.patterns import LineState, geometry
+from engine.mnk.board.rules import Board, GameConfig, Player, Rule
 
 X, O = 1, 2
 ALL_RULES = (Rule.FREESTYLE, Rule.EXACT, Rule.CARO)
@@ -646,8 +646,8 @@ def test_defence_against_longer_vcf(cfg):
 
 
 def test_guided_expansion_orders_candidates_by_priors():
-    from engine.mnk.engine import MnkEngine
-    from engine.mnk.options import MnkOptions
+    from engine.mnk.tree.engine import MnkEngine
+    from engine.mnk.tree.options import MnkOptions
 
     cfg = GameConfig(15, 15, 5)
     b = board_of(cfg, [(7, 7), (8, 7)], [(7, 8)], to_move=O)

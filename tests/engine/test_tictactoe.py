@@ -12,9 +12,9 @@ import time
 import pytest
 
 from engine.api import best_move
-from engine.mnk.engine import MnkEngine as Engine
+from engine.mnk.tree.engine import MnkEngine as Engine
 from engine.search.limits import Limits
-from engine.mnk.rules import Board, GameConfig, Player
+from engine.mnk.board.rules import Board, GameConfig, Player
 
 CONFIG = GameConfig.square(3, 3)
 NODES = 1500  # comfortably inside 200 ms a move on the test machine

@@ -1,5 +1,5 @@
 """The two m,n,k trees kept equal: the generic MCTS (engine.search.mcts) and the guided tree
-in C (engine.mnk.native) prove the same results and play the same move where one move wins.
+in C (engine.mnk.tree.native) prove the same results and play the same move where one move wins.
 
 On small boards a brute-force minimax gives the exact value, so every proof either tree
 makes is checked against the truth, not only against the other tree.
@@ -11,11 +11,11 @@ import random
 
 import pytest
 
-from engine.mnk import solver
-from engine.mnk.engine import MnkEngine
-from engine.mnk.native import NativeSearcher
-from engine.mnk.options import MnkOptions
-from engine.mnk.rules import Board, GameConfig, Player, Rule
+from engine.mnk.threats import solver
+from engine.mnk.tree.engine import MnkEngine
+from engine.mnk.tree.native import NativeSearcher
+from engine.mnk.tree.options import MnkOptions
+from engine.mnk.board.rules import Board, GameConfig, Player, Rule
 from engine.search.limits import Limits
 from engine.search.mcts import MCTS
 

@@ -6,11 +6,11 @@ the solver used to accept were its own fours -- but after X blocks each of them
 (a move that is no threat by itself) X's three still stands, so they only delay.
 """
 
-from engine.mnk.rules import Board, GameConfig
-from engine.mnk.defence import candidate_moves
-from engine.mnk.roottactics import losing_moves
-from engine.mnk.solver import find_vct
-from engine.mnk.threats import winning_moves
+from engine.mnk.board.rules import Board, GameConfig
+from engine.mnk.threats.defence import candidate_moves
+from engine.mnk.threats.roottactics import losing_moves
+from engine.mnk.threats.solver import find_vct
+from engine.mnk.threats.kinds import winning_moves
 
 MOVES = [(8, 8), (7, 7), (8, 9), (8, 7), (7, 6), (7, 8), (9, 6), (8, 6), (9, 5), (9, 7), (6, 7), (8, 5),
          (8, 4), (10, 6), (11, 7), (10, 8), (11, 9), (10, 9), (10, 7), (11, 8), (6, 4), (12, 7), (13, 6),

@@ -1,10 +1,10 @@
-"""engine.mnk.rules.winning_line against a brute-force scan in plain (x, y) coordinates."""
+"""engine.mnk.board.rules.winning_line against a brute-force scan in plain (x, y) coordinates."""
 
 import random
 
 import pytest
 
-from engine.mnk.rules import Board, GameConfig, Rule, render, run_wins, winning_line
+from engine.mnk.board.rules import Board, GameConfig, Rule, render, run_wins, winning_line
 
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from engine.api import options_for
-from engine.mnk.rules import GameConfig
+from engine.mnk.board.rules import GameConfig
 
 GUIDED = options_for(GameConfig(), "guided")
 
@@ -66,8 +66,8 @@ def test_run_counts_moves_that_keep_the_win():
 
 @pytest.mark.skipif(not DATA.exists(), reason="conversion positions not present")
 def test_shipped_positions_are_won_for_the_side_to_move_and_not_trivial():
-    from engine.mnk.rules import GameConfig
-    from engine.mnk.solver import find_vcf
+    from engine.mnk.board.rules import GameConfig
+    from engine.mnk.threats.solver import find_vcf
 
     positions = json.loads(DATA.read_text())
     assert len(positions) >= 100
@@ -106,7 +106,7 @@ BLUNDERS = DATA.parent / "blunders-15x15.json"
 
 @pytest.mark.skipif(not BLUNDERS.exists(), reason="blunder positions not present")
 def test_shipped_blunders_are_open_positions_and_the_played_move_lets_a_line_through():
-    from engine.mnk.rules import GameConfig
+    from engine.mnk.board.rules import GameConfig
 
     positions = json.loads(BLUNDERS.read_text())
     assert len(positions) >= 100 and all(p["goal"] == "hold" for p in positions)

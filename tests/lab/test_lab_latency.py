@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.mnk.rules import Board, GameConfig
+from engine.mnk.board.rules import Board, GameConfig
 from lab.latency import opponent_move, summary
 
 

@@ -4,8 +4,8 @@ import json
 
 import numpy as np
 
-from engine.mnk.rules import Board, GameConfig
-from engine.mnk.shapes import ShapeBoard, ShapeWeights
+from engine.mnk.board.rules import Board, GameConfig
+from engine.mnk.knowledge.shapes import ShapeBoard, ShapeWeights
 from lab import mnk_fit, mnk_labels, mnk_selfplay
 
 SMALL = GameConfig.square(9, 4)

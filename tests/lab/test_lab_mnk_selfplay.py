@@ -3,7 +3,7 @@
 import gzip
 import json
 
-from engine.mnk.rules import Board, GameConfig
+from engine.mnk.board.rules import Board, GameConfig
 from lab import mnk_selfplay
 
 SMALL = GameConfig.square(9, 4)

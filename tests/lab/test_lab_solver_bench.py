@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.mnk.rules import EMPTY
-from engine.mnk.solver import find_vcf
+from engine.mnk.board.rules import EMPTY
+from engine.mnk.threats.solver import find_vcf
 
 from lab import solver_bench
 

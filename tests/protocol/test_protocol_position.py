@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.mnk.rules import Board, GameConfig, Player, Rule
+from engine.mnk.board.rules import Board, GameConfig, Player, Rule
 from protocol.gomocup.position import blocked_cells, make_board, quick_move, rebuild
 
 

@@ -18,7 +18,7 @@ import threading
 import pytest
 
 from engine.search.limits import Limits, SearchResult
-from engine.mnk.rules import Board, Player, Rule
+from engine.mnk.board.rules import Board, Player, Rule
 from engine.timecontrol import turn_budget_ms
 from protocol.gomocup.position import quick_move
 from protocol.gomocup.session import Session, SessionOptions

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from engine.search.limits import Limits, SearchResult
-from engine.mnk.rules import Board, GameConfig
+from engine.mnk.board.rules import Board, GameConfig
 from protocol.gomocup.thinker import EngineFactory, LazyEngine
 
 
@@ -69,7 +69,7 @@ def test_engine_factory_knows_when_the_import_is_complete():
         "f.preload()\n"
         "end = time.monotonic() + 30\n"
         "while not f.is_loaded() and time.monotonic() < end: time.sleep(0.01)\n"
-        "import sys; print(f.is_loaded(), hasattr(sys.modules['engine.mnk.engine'], 'MnkEngine'))\n"
+        "import sys; print(f.is_loaded(), hasattr(sys.modules['engine.mnk.tree.engine'], 'MnkEngine'))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.split() == ["False", "True", "True"], out.stderr

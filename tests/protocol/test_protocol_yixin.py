@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from engine.mnk.rules import Player, Rule
+from engine.mnk.board.rules import Player, Rule
 from engine.search.limits import RootMove, SearchInfo, SearchResult
 from protocol.gomocup import analysis
 from protocol.gomocup.session import STREAM_PERIOD_S, Session, SessionOptions

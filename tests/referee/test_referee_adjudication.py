@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.mnk.rules import GameConfig
+from engine.mnk.board.rules import GameConfig
 from engine.reversi.board.rules import ReversiConfig
 from referee.games.adjudication import Adjudication
 from referee.games.clock import TimeControl

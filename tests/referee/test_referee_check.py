@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.mnk.rules import Board, GameConfig, Player
+from engine.mnk.board.rules import Board, GameConfig, Player
 from support.scripted_brain import FAKE_SOURCE, write_fake  # noqa: F401
 from referee.cli import check
 from referee.conformance.positions import block_four, move_order, win_in_one, win_length_probe

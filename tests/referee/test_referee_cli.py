@@ -316,7 +316,7 @@ def test_the_start_check_says_why(tmp_path, engine, said):
 
 @pytest.mark.slow
 def test_the_start_check_starts_a_command_given_twice_once(tmp_path):
-    from engine.mnk.rules import GameConfig
+    from engine.mnk.board.rules import GameConfig
     from referee.seats.startcheck import check_engines
     from referee.games.clock import TimeControl
     from referee.seats.spec import EngineSpec

@@ -1,6 +1,6 @@
 """Schedule and summary text."""
 
-from engine.mnk.rules import Board, GameConfig
+from engine.mnk.board.rules import Board, GameConfig
 from referee.match.output import progress_line, summary_text
 from referee.games.mnk import MnkRules
 from referee.match.settings import MatchSettings
@@ -85,7 +85,7 @@ def test_final_board_marks_the_winning_line():
 
 
 def test_rules_and_game_header_in_words():
-    from engine.mnk.rules import Rule
+    from engine.mnk.board.rules import Rule
     from referee.match.output import game_header, rules_text
 
     assert rules_text(GameConfig(15, 15, 5)) == "15x15, five or more in a row (freestyle)"

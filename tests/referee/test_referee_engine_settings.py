@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.mnk.rules import GameConfig
+from engine.mnk.board.rules import GameConfig
 from engine.reversi.board.rules import ReversiConfig
 from support.fakes import REFEREE, fake_cmd
 from support.mock_transport import MockTransport

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from engine.mnk.rules import Board, GameConfig, Player, Rule
+from engine.mnk.board.rules import Board, GameConfig, Player, Rule
 from support.fakes import assert_all_gone, fake_argv, read_pids
 from referee.play.game import play_game
 from referee.games.clock import TimeControl

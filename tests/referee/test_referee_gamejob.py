@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from engine.mnk.rules import GameConfig
+from engine.mnk.board.rules import GameConfig
 from support.fakes import assert_all_gone, fake_argv, read_pids
 from referee.match.output import verdict_text
 from referee.play.job import GameJob, abandoned_result, play_job

@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from engine.mnk.rules import Board, GameConfig
+from engine.mnk.board.rules import Board, GameConfig
 from referee.play.game import play_game
 from referee.seats.base import InProcessSeat
 from referee.seats.gomocup import position_lines

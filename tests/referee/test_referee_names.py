@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from engine.mnk.rules import GameConfig
+from engine.mnk.board.rules import GameConfig
 from referee.games.clock import TimeControl
 from referee.match.names import unique_names
 from referee.match.run import run_match, run_tournament

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from engine.mnk.rules import Board, GameConfig
+from engine.mnk.board.rules import Board, GameConfig
 from referee.games.openings import load_openings, opening_for_game, parse_opening, random_opening
 
 C15 = GameConfig(15, 15, 5)

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from engine.mnk.rules import GameConfig
+from engine.mnk.board.rules import GameConfig
 from referee.cli.match import main
 from referee.errors import MatchError
 from referee.games.clock import TimeControl

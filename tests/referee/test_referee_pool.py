@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from engine.mnk.rules import GameConfig
+from engine.mnk.board.rules import GameConfig
 from support.mock_transport import MockTransport
 from referee.games.clock import TimeControl
 from referee.play.game import play_game

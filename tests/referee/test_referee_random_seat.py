@@ -1,7 +1,7 @@
 """The built-in random mover (``referee random``): legal moves of either game, no process,
 the same game again for the same seed."""
 
-from engine.mnk.rules import Board, GameConfig
+from engine.mnk.board.rules import Board, GameConfig
 from engine.reversi.board.rules import ReversiConfig
 from referee.games.clock import TimeControl
 from referee.play.game import play_game

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from engine.mnk.rules import Board, GameConfig
+from engine.mnk.board.rules import Board, GameConfig
 
 pytestmark = pytest.mark.slow
 

@@ -13,7 +13,7 @@ import math
 
 import pytest
 
-from engine.mnk.rules import winning_line
+from engine.mnk.board.rules import winning_line
 from referee.cli.main import main
 from referee.games import rules_for
 from referee.match.pentanomial import Pairs, pair_interval

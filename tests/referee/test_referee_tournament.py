@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from engine.mnk.rules import GameConfig
+from engine.mnk.board.rules import GameConfig
 from support.fakes import fake_cmd
 from referee.errors import MatchError
 from referee.games.clock import TimeControl

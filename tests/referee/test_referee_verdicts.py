@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from engine.mnk.rules import GameConfig
+from engine.mnk.board.rules import GameConfig
 from engine.reversi.board.rules import ReversiConfig
 from support.mock_transport import MockTransport
 from referee.engines.process import EngineProcess

@@ -16,7 +16,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from ..game import GameError
+from ...game import GameError
 from .renju import allowed_cells, forbidden_reason
 
 EMPTY = 0
@@ -50,7 +50,7 @@ class Rule(enum.Enum):
       is not a block.
     - ``RENJU``: five in a row only (K = 5).  The first player (black) wins with
       exactly five and may not play a forbidden point (an overline, a double four
-      or a double three: :mod:`engine.mnk.renju`) unless the move makes a five; the
+      or a double three: :mod:`engine.mnk.board.renju`) unless the move makes a five; the
       second player (white) wins with five or more and has no restriction.
     """
 
@@ -414,7 +414,7 @@ class Board:
     def push(self, move: int) -> None:
         """Play a move known to be legal, in a game known not to be over, without the checks
         and without the win test (``winner`` is not updated): the search's hot path, where
-        the oracle judges each new position (:mod:`engine.mnk.oracle`).  Undone by :meth:`undo`."""
+        the oracle judges each new position (:mod:`engine.mnk.playouts.oracle`).  Undone by :meth:`undo`."""
         p = 1 if self.to_move is Player.FIRST else 2
         self.cells[self.config.pad[move]] = p
         self.history.append(move)

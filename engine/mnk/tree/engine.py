@@ -1,8 +1,8 @@
 """The m,n,k engine: one game's searcher behind the searcher contract.
 
-It picks the tree -- guided mode's C tree (:mod:`engine.mnk.native`) where it can run,
+It picks the tree -- guided mode's C tree (:mod:`engine.mnk.tree.native`) where it can run,
 else the generic MCTS (:mod:`engine.search.mcts`) with m,n,k's oracle and evaluator --
-and, in guided mode, runs the root threat search (:mod:`engine.mnk.roottactics`) before
+and, in guided mode, runs the root threat search (:mod:`engine.mnk.threats.roottactics`) before
 the tree, or beside the C tree on a second thread.
 """
 
@@ -15,21 +15,22 @@ from typing import Callable
 
 import numpy as np
 
-from ..game import GameError
-from ..search.choice import mean, rank
-from ..search.limits import Limits, RootMove, SearchInfo, SearchResult
-from ..search.gcfreeze import older_objects_frozen
-from ..search.mcts import MCTS
-from ..search.searcher import TreeSearch
-from .cellsets import CellSets
-from .history import continuation
-from .leaves import GuidedLeaves, PlayoutLeaves
+from ...game import GameError
+from ...search.choice import mean, rank
+from ...search.gcfreeze import older_objects_frozen
+from ...search.limits import Limits, RootMove, SearchInfo, SearchResult
+from ...search.mcts import MCTS
+from ...search.searcher import TreeSearch
+from ..board.cellsets import CellSets
+from ..board.history import continuation
+from ..board.rules import Board, GameConfig
+from ..playouts.leaves import PlayoutLeaves
+from ..playouts.oracle import LineOracle
+from ..threats.roottactics import RECHECK_AFTER, THREAD_SHARE, BestMoveCheck, RootPlan, plan_root
+from ..threats.solver import fast_solver
+from .guided import GuidedLeaves
 from .native import NativeSearcher, available as native_available
 from .options import MnkOptions, Mode
-from .oracle import LineOracle
-from .roottactics import RECHECK_AFTER, THREAD_SHARE, BestMoveCheck, RootPlan, plan_root
-from .rules import Board, GameConfig
-from .solver import fast_solver
 
 #: On boards larger than this many cells only the empty cells near stones are tried
 #: (within :data:`CANDIDATE_RADIUS`, Chebyshev distance); smaller boards try every cell.
@@ -124,7 +125,7 @@ class MnkEngine:
         and root moves after which the opponent has a VCT are dropped before the tree
         search; with ``options.root.thread`` and the C tree it runs beside the tree.  Under
         the opponent's threat, the move the tree settles on is checked again before it is
-        played when the plan left it open (:class:`engine.mnk.roottactics.BestMoveCheck`;
+        played when the plan left it open (:class:`engine.mnk.threats.roottactics.BestMoveCheck`;
         not beside the tree, where the plan's own checks take nearly the whole turn).
         """
         started = time.monotonic()
@@ -228,7 +229,7 @@ class MnkEngine:
 
     def _plan(self, board: Board, moves: list[int], deadline: float | None, beside_tree: bool = False,
               stop: threading.Event | None = None) -> RootPlan:
-        """:func:`engine.mnk.roottactics.plan_root` of the root ``moves`` on a copy of ``board``
+        """:func:`engine.mnk.threats.roottactics.plan_root` of the root ``moves`` on a copy of ``board``
         with this engine's budgets; ``beside_tree``: with :data:`THREAD_SHARE` of the time
         (it runs on its own thread) instead of the root's share."""
         work = board.copy()  # the solvers set and clear stones in place; the caller's board stays untouched
@@ -242,7 +243,7 @@ class MnkEngine:
 
     def _search_beside_tactics(self, board: Board, limits: Limits, stop: threading.Event | None,
                                on_info: Callable[[SearchInfo], None] | None, started: float) -> SearchResult:
-        """The C tree's search with :func:`engine.mnk.roottactics.plan_root` on a second thread.
+        """The C tree's search with :func:`engine.mnk.threats.roottactics.plan_root` on a second thread.
 
         Both spend their time in C with the interpreter lock released, so they run on two
         cores.  When the plan arrives, the moves it proves lost leave the root (the tree

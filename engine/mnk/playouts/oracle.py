@@ -2,7 +2,7 @@
 
 For each node it keeps, as the verdict's ``facts``, the cells where the side to move
 completes a line now (``wins``), those where the opponent would (``threats``), and the
-sets of cells near stones and occupied (see :mod:`engine.mnk.cellsets`), all derived from
+sets of cells near stones and occupied (see :mod:`engine.mnk.board.cellsets`), all derived from
 the parent's facts and the last move only:
 
 - the side to move had no win at the parent (the parent would be a proven win and never
@@ -22,10 +22,10 @@ one threat there has lost.
 
 from __future__ import annotations
 
-from ..game import Outcome, Verdict
-from .cellsets import CellSets
-from .renju import forbidden_reason
-from .rules import EMPTY, Board, GameConfig, Rule, line_wins, run_through
+from ...game import Outcome, Verdict
+from ..board.cellsets import CellSets
+from ..board.renju import forbidden_reason
+from ..board.rules import EMPTY, Board, GameConfig, Rule, line_wins, run_through
 
 _WIN, _LOSS, _DRAW = Outcome.WIN, Outcome.LOSS, Outcome.DRAW
 
@@ -44,7 +44,7 @@ class LineOracle:
 
     ``facts`` of a verdict: ``(wins, threats, near1, near, occupied)``: compact cells
     where the side to move wins now, where the opponent would, and three sets of
-    :class:`~engine.mnk.cellsets.CellSets` (cells within 1 and within the candidate
+    :class:`~engine.mnk.board.cellsets.CellSets` (cells within 1 and within the candidate
     radius of a stone, occupied or blocked cells).
     """
 

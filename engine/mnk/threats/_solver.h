@@ -1,5 +1,5 @@
 /*
- * The VCF/VCT threat solver of engine/mnk/solver.py, in C: the solver state
+ * The VCF/VCT threat solver of engine/mnk/threats/solver.py, in C: the solver state
  * (LineState's window counts and hot lists), its small containers, and the search.
  * Included by _threatcore.c (the module) after _renju.h; everything here is static.
  *
@@ -9,7 +9,7 @@
  * three, double threat or defence (s_forbidden) -- and a white completion whose only
  * block is forbidden for black cannot be stopped (unstoppable).
  *
- * Vocabulary as in engine/mnk/threats.py.  Cells are padded indices; a window is
+ * Vocabulary as in engine/mnk/threats/kinds.py.  Cells are padded indices; a window is
  * K consecutive on-board cells; hot[p] holds the windows with no opponent
  * stone and at least K-2 stones of p (the only windows fours live in).
  */

@@ -1,9 +1,9 @@
 /*
- * Renju's forbidden points for black, in C: the same definitions as engine/mnk/renju.py
+ * Renju's forbidden points for black, in C: the same definitions as engine/mnk/board/renju.py
  * (the reference; tests/test_renju_native.py checks that both name the same reason on
  * thousands of random positions).  Included by _threatcore.c.
  *
- * Cells are the padded board of engine/mnk/rules.py (0 empty, 1 black, 2 white, 3 off the
+ * Cells are the padded board of engine/mnk/board/rules.py (0 empty, 1 black, 2 white, 3 off the
  * board or blocked); `dirs` the four padded steps.  The functions set and clear stones in
  * `cells` and leave it as they found it.
  *

@@ -1,9 +1,9 @@
 """Guided mode's tree search in C: m,n,k's specialised searcher beside the generic MCTS.
 
-``engine/mnk/_tree.h`` (part of the optional ``engine.mnk._threatcore`` extension) runs guided
-mode's tree search -- the same threat knowledge, shape priors and value (engine/mnk/shapes.py),
+``engine/mnk/tree/_tree.h`` (part of the optional ``engine.mnk._threatcore`` extension) runs guided
+mode's tree search -- the same threat knowledge, shape priors and value (engine/mnk/knowledge/shapes.py),
 progressive bias and widening, implicit minimax backups and MCTS-Solver proofs as the generic MCTS
-(:mod:`engine.search.mcts`) with :class:`engine.mnk.leaves.GuidedLeaves` -- for the boards the C solver handles
+(:mod:`engine.search.mcts`) with :class:`engine.mnk.tree.guided.GuidedLeaves` -- for the boards the C solver handles
 (freestyle with K >= 4, and renju).  It makes tens of thousands of tree nodes a second where the Python
 tree makes one or two thousand (docs/RESULTS.md).  It is a second tree on purpose: the
 generic MCTS is the reference it is tested against (``tests/engine/test_tree_pair.py``: the same
@@ -31,14 +31,14 @@ import threading
 import time
 from typing import Callable
 
-from ..game import GameError, Outcome
-from ..search.choice import Child, choose
-from ..search.limits import Limits, SearchInfo, SearchResult
+from ...game import GameError, Outcome
+from ...search.choice import Child, choose
+from ...search.limits import Limits, SearchInfo, SearchResult
+from ..board.rules import Board, GameConfig, Player, Rule
+from ..knowledge.patterns import geometry
+from ..knowledge.shapes import player_classes, shape_board
+from ..threats.solver import _native_geometry, _threatcore, fast_solver
 from .options import MnkOptions, Mode
-from .patterns import geometry
-from .rules import Board, GameConfig, Player, Rule
-from .shapes import player_classes, shape_board
-from .solver import _native_geometry, _threatcore, fast_solver
 
 _WIN, _LOSS, _DRAW = 1, 2, 3  # node status codes of the C tree (for the node's side to move)
 _OUTCOME = {0: Outcome.UNKNOWN, _WIN: Outcome.WIN, _LOSS: Outcome.LOSS, _DRAW: Outcome.DRAW}
@@ -61,7 +61,7 @@ def available(config: GameConfig, options: MnkOptions) -> bool:
 
 class NativeSearcher:
     """One game's guided search in the C tree, with the root methods of
-    :class:`engine.search.mcts.MCTS` that :class:`engine.mnk.engine.MnkEngine` uses."""
+    :class:`engine.search.mcts.MCTS` that :class:`engine.mnk.tree.engine.MnkEngine` uses."""
 
     def __init__(self, config: GameConfig, options: MnkOptions, full_width: bool) -> None:
         self.config = config

@@ -3,7 +3,7 @@
 Vocabulary (for the side ``p``; K = win length):
 
 - *completing cell*: an empty cell where ``p`` would complete a winning line
-  now (checked with :func:`engine.mnk.rules.run_wins`, so exact/caro are exact).
+  now (checked with :func:`engine.mnk.board.rules.run_wins`, so exact/caro are exact).
 - *four*: a move after which ``p`` has a completing cell (the K-analogue of a
   gomoku four; for K=3 it is a "two", for K=2 any move next to room).
 - *double threat*: a move after which ``p`` has completing cells that no single
@@ -12,11 +12,11 @@ Vocabulary (for the side ``p``; K = win length):
   taken into account).
 - *three*: a move after which ``p`` has a double-threat move (the K-analogue of
   an open three: it threatens to win in three plies).
-- *VCF* / *VCT*: victory by continuous fours / threats (:mod:`engine.mnk.solver`).
+- *VCF* / *VCT*: victory by continuous fours / threats (:mod:`engine.mnk.threats.solver`).
 
-The threat modules: this one (recognition), :mod:`engine.mnk.solver` (VCF/VCT),
-:mod:`engine.mnk.defence` (answers to threats, the tactical move) and
-:mod:`engine.mnk.roottactics` (the root threat search).  Moves are compact indices
+The threat modules: this one (recognition), :mod:`engine.mnk.threats.solver` (VCF/VCT),
+:mod:`engine.mnk.threats.defence` (answers to threats, the tactical move) and
+:mod:`engine.mnk.threats.roottactics` (the root threat search).  Moves are compact indices
 ``y * width + x``; boards are used in place and restored.
 """
 
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from .patterns import LineState
-from .rules import Board
+from ..board.rules import Board
+from ..knowledge.patterns import LineState
 from .solver import _compact, _side
 
 def _recognised(board: Board, player: int, cells_of: Callable[[LineState, int], Sequence[int]]) -> list[int]:

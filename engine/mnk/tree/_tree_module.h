@@ -516,7 +516,7 @@ static PyMethodDef tree_methods[] = {
 static PyTypeObject TreeType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "engine.mnk._threatcore.Tree",
-    .tp_doc = "Tree(geometry, board_cells, directions, ...): guided MCTS in C (see engine/mnk/native.py).",
+    .tp_doc = "Tree(geometry, board_cells, directions, ...): guided MCTS in C (see engine/mnk/tree/native.py).",
     .tp_basicsize = sizeof(TreeObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,

@@ -24,7 +24,7 @@ that :mod:`lab.mnk_fit` learns from the project's own games and searches:
   opponent's.
 
 Both are sums of table lookups, so the C tree keeps them up to date as stones are placed and
-taken (engine/mnk/_tree_knowledge.h); this module is the Python side and the reference
+taken (engine/mnk/tree/_tree_knowledge.h); this module is the Python side and the reference
 they are tested against (tests/engine/test_shapes.py).  Which weights a board uses is
 :func:`weights_for`'s choice: the ones trained for its size, K and rule when they ship,
 else the general ones (docs/TUNING.md lists them).
@@ -40,7 +40,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .rules import GameConfig, Rule
+from ..board.rules import GameConfig, Rule
 
 #: Cells seen each side of a cell along a line.
 RADIUS = 4
@@ -190,7 +190,7 @@ def weights_for(config: GameConfig) -> ShapeWeights:
     if found is None:
         found = _load(GENERAL)
     if found is None:
-        raise RuntimeError(f"engine/mnk/data/shapes-{GENERAL}.json is missing")
+        raise RuntimeError(f"engine/mnk/knowledge/data/shapes-{GENERAL}.json is missing")
     return found
 
 

@@ -3,15 +3,15 @@
 The opponent's completion, double threat or VCF leaves only a few moves worth playing;
 :func:`defence_set` finds them (with the solver checking that each really refutes a VCF),
 and :func:`tactical_move` names the move tactics alone dictate.  Vocabulary:
-:mod:`engine.mnk.threats`.
+:mod:`engine.mnk.threats.kinds`.
 """
 
 from __future__ import annotations
 
 from typing import Sequence
 
-from .patterns import LineState, cell_scores
-from .rules import EMPTY, Board, GameConfig
+from ..board.rules import EMPTY, Board, GameConfig
+from ..knowledge.patterns import LineState, cell_scores
 from .solver import DEFAULT_VCF_NODES, _Abort, _compact, _double_defences, _run_vcf, _solve
 
 def _near_lines(st: LineState, cell: int, reach: int) -> list[int]:
@@ -208,7 +208,7 @@ def candidate_moves(board: Board, limit: int | None = None) -> list[tuple[int, f
 
     Candidates are the empty cells within distance 2 of a stone (the central
     region on an empty board), scored by line patterns for both sides (own
-    potential and the opponent's, see :func:`engine.mnk.patterns.cell_scores`).
+    potential and the opponent's, see :func:`engine.mnk.knowledge.patterns.cell_scores`).
     ``limit`` keeps only the best ones.  Empty when the game is over.
     """
     if board.is_over:

@@ -53,8 +53,8 @@ from typing import Sequence
 
 import numpy as np
 
-from ..heap import keep_heap
-from .rules import GameConfig, Rule
+from ...heap import keep_heap
+from ..board.rules import GameConfig, Rule
 
 
 class RolloutKernel:

@@ -1,6 +1,6 @@
 """Threat-space search at the root, before the tree search of guided mode.
 
-The tree consults the threat knowledge (:class:`engine.mnk.leaves.GuidedLeaves`) at every node with
+The tree consults the threat knowledge (:class:`engine.mnk.tree.guided.GuidedLeaves`) at every node with
 small solver budgets, which is right for the many nodes of the tree but
 misses what matters most in a real game: a longer forced win of the side to
 move, and the opponent's victories by continuous threats (VCT) that one
@@ -10,7 +10,7 @@ exactly that, so the root -- one position a move -- gets a larger budget:
 1. a VCF, then a VCT, of the side to move: when found, its first move is
    played at once (a proof, no tree search needed);
 2. with ``threat_threes``, a null-move probe: the opponent's VCT as if it
-   moved next (:func:`engine.mnk.solver.probe_vct`, deeper than the per-move
+   moved next (:func:`engine.mnk.threats.solver.probe_vct`, deeper than the per-move
    checks can afford).  A stone of ours never helps the opponent, so when
    the probe proves there is no such win, no move of ours can allow one and
    the per-move checks are skipped.  When it finds one, every move must deal
@@ -43,9 +43,9 @@ from dataclasses import dataclass, field
 
 from typing import Sequence
 
-from ..search.choice import choose
-from .patterns import LineState
-from .rules import EMPTY, Board
+from ...search.choice import choose
+from ..board.rules import EMPTY, Board
+from ..knowledge.patterns import LineState
 from .solver import _Abort, _solve, find_vcf, find_vct, probe_vct
 
 #: Solver nodes for the side to move's own VCF and VCT.

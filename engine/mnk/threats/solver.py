@@ -4,9 +4,9 @@ Python for every rule and win length, and the same search in C (``_solver.h``, p
 optional extension) for freestyle with K >= 4 and for renju: the same candidate order, node counting and
 transposition sets, so for a given node budget both return exactly the same line
 (``tests/engine/test_threatcore.py``).  :func:`_solve` is the one entry point that picks between
-them; ``MNK_PURE_PYTHON=1`` keeps everything in Python.  Vocabulary: :mod:`engine.mnk.threats`.
+them; ``MNK_PURE_PYTHON=1`` keeps everything in Python.  Vocabulary: :mod:`engine.mnk.threats.kinds`.
 
-Public functions take a :class:`~engine.mnk.rules.Board` and use its cells in place,
+Public functions take a :class:`~engine.mnk.board.rules.Board` and use its cells in place,
 restoring them exactly (also when an exception escapes), so a board must not be shared
 with another thread while one of them runs.
 """
@@ -18,8 +18,8 @@ import os
 import time
 from typing import Callable, Sequence
 
-from .patterns import LineState, geometry
-from .rules import EMPTY, Board, GameConfig, Rule
+from ..board.rules import EMPTY, Board, GameConfig, Rule
+from ..knowledge.patterns import LineState, geometry
 
 #: Default budget of solver nodes for :func:`find_vcf`.
 DEFAULT_VCF_NODES = 20000
@@ -27,7 +27,7 @@ DEFAULT_VCF_NODES = 20000
 MAX_VCF_DEPTH = 120
 
 try:  # the same solver in C (engine/mnk/_threatcore.c), built at install when a compiler is at hand
-    from . import _threatcore
+    from .. import _threatcore
 except ImportError:  # pragma: no cover - depends on the build
     _threatcore = None
 

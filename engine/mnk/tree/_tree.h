@@ -3,8 +3,8 @@
  * (freestyle with K >= 4, and renju), tens of thousands of nodes a second.  Under renju
  * black's forbidden points are never listed, and the threat knowledge is the solver's
  * renju knowledge (_solver.h); the shapes count black's fives as exactly five.  The Python side is
- * engine/mnk/native.py; the reference it is tested against is the generic MCTS
- * (engine/search/mcts.py) with engine/mnk/leaves.py's GuidedLeaves (tests/test_tree_pair.py).
+ * engine/mnk/tree/native.py; the reference it is tested against is the generic MCTS
+ * (engine/search/mcts.py) with engine/mnk/tree/guided.py's GuidedLeaves (tests/test_tree_pair.py).
  *
  * Four headers, included in this order by _threatcore.c after _solver.h:
  *   _tree.h           the types: edges, nodes, the Tree object;
@@ -18,13 +18,13 @@
  * - A node is created when a descent first reaches it, with its exact status: the side
  *   to move completes a line (a proven win), the opponent has two completions (a loss),
  *   the board is full (a draw).  Its value is the learned shape value of
- *   engine/mnk/shapes.py, kept up to date incrementally (line codes and four running
+ *   engine/mnk/knowledge/shapes.py, kept up to date incrementally (line codes and four running
  *   sums, changed only along the four lines through the stone set or cleared).
  * - Its moves are listed on the next descent through it (GuidedLeaves.expand): the
  *   block of the opponent's completion; a VCF (then a VCT) of the side to move proves a
  *   win; the defences against the opponent's double threat or VCF; else the empty cells
  *   within distance 2 of a stone.  Moves are ordered by the learned shape priors of
- *   engine/mnk/shapes.py, which also give the progressive bias.  A node first
+ *   engine/mnk/knowledge/shapes.py, which also give the progressive bias.  A node first
  *   listed deeper than the root's children holds only the best `edge_cap` (still when
  *   tree reuse makes it a child of the root; a new root gets every move); a node whose
  *   listed moves are all proven lost is widened to every empty cell before it is
@@ -91,7 +91,7 @@ typedef struct {
     int *near_start, *near;  /* on-board cells within distance 2 of each padded cell */
     int *near_cnt;        /* stones within distance 2 of each padded cell */
     int stones;
-    /* Shape knowledge (engine/mnk/shapes.py): line codes per player, cell and direction
+    /* Shape knowledge (engine/mnk/knowledge/shapes.py): line codes per player, cell and direction
      * (code[p][4 * cell + d]), the shape of each code per player, the learned weights,
      * and the value's running sums. */
     unsigned short *code[3];

@@ -5,20 +5,20 @@ directions (K = win length).  Every line of ``K`` that can ever win lies in a
 window, so counting each side's stones per window describes every line
 pattern: a window with ``c`` own stones and no opponent stone is a live
 ``c``-of-``K``.  The tables (:class:`Geometry`) depend only on the
-:class:`~engine.mnk.rules.GameConfig` and are cached per config.
+:class:`~engine.mnk.board.rules.GameConfig` and are cached per config.
 
 Everything here works on the padded ``Board.cells`` list (see
-:mod:`engine.mnk.rules`); cells are padded indices unless a name says "move".
+:mod:`engine.mnk.board.rules`); cells are padded indices unless a name says "move".
 Window counts are exact for the freestyle rule; for the exact and caro rules
 they over-approximate (a full window may be an overline or a blocked caro
-five), so callers that need the truth confirm with :func:`engine.mnk.rules.run_wins`.
+five), so callers that need the truth confirm with :func:`engine.mnk.board.rules.run_wins`.
 
 - :class:`Geometry` / :func:`geometry`: the window tables of a config.
-- :func:`cell_scores`: the move priors of candidate cells (learned shapes, :mod:`engine.mnk.shapes`).
+- :func:`cell_scores`: the move priors of candidate cells (learned shapes, :mod:`engine.mnk.knowledge.shapes`).
 - :class:`LineState`: window counts kept up to date while a solver sets and
   clears stones; it answers "where does ``p`` complete / make a four / make a
   double threat" exactly, for every rule (the vocabulary is defined in
-  :mod:`engine.mnk.threats`).
+  :mod:`engine.mnk.threats.kinds`).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from typing import Sequence
 
 import numpy as np
 
-from .renju import allowed_cells
-from .rules import EMPTY, GameConfig, Rule, run_wins
+from ..board.renju import allowed_cells
+from ..board.rules import EMPTY, GameConfig, Rule, run_wins
 from .shapes import shape_board
 
 # Direction vectors (dx, dy) in the same order as GameConfig.directions.
@@ -107,7 +107,7 @@ def cell_scores(
     """Prior score of every empty padded cell near stones (or of ``cells_to_score``) for ``player``.
 
     ``cells`` is a padded board (``Board.cells`` layout).  The score is the learned shape
-    prior of :mod:`engine.mnk.shapes` (what ``player`` makes there and what the opponent
+    prior of :mod:`engine.mnk.knowledge.shapes` (what ``player`` makes there and what the opponent
     would), as ``exp(logit)`` relative to the best cell's (which scores 1).  On an empty
     board the cells of the central region are scored by closeness to the centre instead.
     """

@@ -1,7 +1,7 @@
 """How the m,n,k engine searches: typed option groups and the two named presets.
 
 :meth:`MnkOptions.uct` is plain UCT (random playouts, the cheap exact knowledge of
-:mod:`engine.mnk.oracle`); :meth:`MnkOptions.guided` adds the threat knowledge, pattern
+:mod:`engine.mnk.playouts.oracle`); :meth:`MnkOptions.guided` adds the threat knowledge, pattern
 priors, the static evaluation and the root threat search, with the tree in C where it
 can run (freestyle with K >= 4, or renju; the extension built).  The brain plays the guided preset;
 the library's default is plain UCT.  The defaults of each preset were measured in
@@ -18,8 +18,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .. import options as keyed
-from ..search.mcts import TreeSettings
+from ... import options as keyed
+from ...search.mcts import TreeSettings
 
 
 class Mode(str, enum.Enum):
@@ -86,7 +86,7 @@ class Knowledge:
 
 @dataclass(frozen=True)
 class RootTactics:
-    """Guided mode's threat search at the root (:mod:`engine.mnk.roottactics`).
+    """Guided mode's threat search at the root (:mod:`engine.mnk.threats.roottactics`).
 
     - ``enabled``: search the side to move's VCF/VCT first (played at once when found) and
       drop the root moves after which the opponent has a VCT;
@@ -111,7 +111,7 @@ class RootTactics:
 
 @dataclass(frozen=True)
 class NativeTree:
-    """Guided mode's tree in C (:mod:`engine.mnk.native`): ``enabled`` where it can run;
+    """Guided mode's tree in C (:mod:`engine.mnk.tree.native`): ``enabled`` where it can run;
     its VCT runs once a node has ``vct_visits`` visits; nodes first listed deeper
     than the root's children hold their best ``edge_cap`` moves by prior."""
 

@@ -17,9 +17,9 @@ along one of the four lines through the move ``m``:
   because every level adds a stone.  A line counts as at most one three, and a line
   that already holds a four is not a three.
 
-All functions work on the padded cell list of :mod:`engine.mnk.rules` (``BORDER`` off
+All functions work on the padded cell list of :mod:`engine.mnk.board.rules` (``BORDER`` off
 the board) in place and restore it.  The board must use five in a row
-(:class:`engine.mnk.rules.GameConfig` refuses renju with another win length).
+(:class:`engine.mnk.board.rules.GameConfig` refuses renju with another win length).
 
 The same check is in C (``_renju.h`` in the ``_threatcore`` extension), used when the
 extension is built and ``MNK_PURE_PYTHON`` is not set; this module's Python version is the
@@ -31,12 +31,12 @@ from __future__ import annotations
 import os
 from typing import Sequence
 
-try:  # the C version (engine/mnk/_renju.h), built with the m,n,k extension when a compiler is at hand
-    from . import _threatcore
+try:  # the C version (engine/mnk/board/_renju.h), built with the m,n,k extension when a compiler is at hand
+    from .. import _threatcore
 except ImportError:  # pragma: no cover - exercised by installs without a compiler
     _threatcore = None
 
-EMPTY = 0  # the same values as engine.mnk.rules (not imported: rules imports this module)
+EMPTY = 0  # the same values as engine.mnk.board.rules (not imported: rules imports this module)
 BLACK = 1
 
 OVERLINE = "overline"
@@ -139,7 +139,7 @@ def forbidden_reason(cells: list[int], m: int, directions: Sequence[int]) -> str
     ``"double three"``, or ``None`` when the move is allowed (a five always is).
 
     ``cells`` is the padded board (changed during the call and restored), ``directions``
-    the four padded steps of its :class:`~engine.mnk.rules.GameConfig`.
+    the four padded steps of its :class:`~engine.mnk.board.rules.GameConfig`.
     """
     if not may_be_forbidden(cells, m, directions):
         return None  # most cells: no need to cross into C
