@@ -58,12 +58,12 @@ from .choice import Child, choose, mean
 from ..game import Evaluator, GameError, GameState, Oracle, Outcome, Verdict
 from .gcfreeze import older_objects_frozen
 from .limits import Limits, SearchInfo, SearchResult
+from .slices import INFO_PERIOD as _INFO_PERIOD
 
 _UNKNOWN, _WIN, _LOSS, _DRAW = int(Outcome.UNKNOWN), int(Outcome.WIN), int(Outcome.LOSS), int(Outcome.DRAW)
 _SCORE = {_WIN: 1.0, _LOSS: 0.0, _DRAW: 0.5}  # a proven node's score for its side to move
 _EXCLUDED = -1e9  # selection score of a proven move: never selected again
 _NONE: tuple = ()
-_INFO_PERIOD = 0.25  # seconds between on_info reports
 _PV_LIMIT = 32
 
 

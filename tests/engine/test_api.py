@@ -107,8 +107,8 @@ def test_stop_event_ends_search_promptly():
     b = middle_game()
     stop = threading.Event()
     timer = threading.Timer(0.15, stop.set)
+    start = time.monotonic()  # before the timer starts, so that the stop comes 0.15 s after it at the earliest
     timer.start()
-    start = time.monotonic()
     res = MnkEngine(b.config, seed=0).search(b, Limits(), stop=stop)
     took = time.monotonic() - start
     timer.cancel()

@@ -34,6 +34,7 @@ from typing import Callable
 from ...game import GameError, Outcome
 from ...search.choice import Child, choose
 from ...search.limits import Limits, SearchInfo, SearchResult
+from ...search.slices import run_sliced
 from ..board.rules import Board, GameConfig, Player, Rule
 from ..knowledge.patterns import geometry
 from ..knowledge.shapes import player_classes, shape_board
@@ -42,8 +43,6 @@ from .options import MnkOptions, Mode
 
 _WIN, _LOSS, _DRAW = 1, 2, 3  # node status codes of the C tree (for the node's side to move)
 _OUTCOME = {0: Outcome.UNKNOWN, _WIN: Outcome.WIN, _LOSS: Outcome.LOSS, _DRAW: Outcome.DRAW}
-_INFO_PERIOD = 0.25  # seconds between on_info reports
-_SLICE = 0.02  # seconds per C run when a stop event or an info callback must be served
 _MAX_REUSE_PLIES = 8  # a position further on than this from the old root starts a new tree
 
 
@@ -172,34 +171,21 @@ class NativeSearcher:
         if limits.playouts is not None:
             left = -(-limits.playouts // self.per_leaf)
             budget = left if budget is None else min(budget, left)
-        sliced = stop is not None or on_info is not None or between is not None
-        next_info = t0 + _INFO_PERIOD
-        reason = "proven"
-        while True:
+        unbounded = limits.deadline is None and stop is None and budget is None
+
+        def spent() -> str | None:
             done = tree.counts()[0]
-            if budget is not None and done >= budget:
-                reason = "nodes" if limits.nodes is not None and done >= limits.nodes else "playouts"
-                break
-            if (stop is not None and stop.is_set()) or (between is not None and between(False)):
-                reason = "stop"
-                break
-            now = time.monotonic()
-            seconds = None if limits.deadline is None else limits.deadline - now
-            if seconds is not None and seconds <= 0:
-                reason = "deadline"
-                break
-            if on_info is not None and now >= next_info:
-                next_info = now + _INFO_PERIOD
-                on_info(self._info(now - t0))
-            if sliced:
-                seconds = _SLICE if seconds is None else min(seconds, _SLICE)
-            todo = 2**62 if budget is None else budget - done
+            if budget is None or done < budget:
+                return None
+            return "nodes" if limits.nodes is not None and done >= limits.nodes else "playouts"
+
+        def run(seconds: float | None) -> str | None:
+            todo = 2**62 if budget is None else budget - tree.counts()[0]
             why = tree.run(seconds, todo, max(1, int(cap)))
-            if why == "proven":
-                reason = "proven"
-                break
-            if limits.deadline is None and stop is None and budget is None:
-                break  # nothing else can end an unlimited run
+            # Nothing but a proof can end an unbounded run, so one run is the whole search.
+            return "proven" if why == "proven" or unbounded else None
+
+        reason = run_sliced(run, t0, limits.deadline, stop, on_info, self._info, between, spent)
         if between is not None:
             between(True)
         if on_info is not None:  # once at the end, as the generic tree does

@@ -31,7 +31,7 @@ move.  Differences, all deliberate:
   ``solver_nodes``) after each search, so reports count both;
 - on reuse the kept subtree is copied into fresh arrays (the rest is dropped at once);
 - a stop event, ``on_info`` and the deadline are served between short C runs of
-  :data:`_SLICE` seconds.
+  :data:`engine.search.slices.SLICE` seconds (:func:`engine.search.slices.run_sliced`).
 
 :func:`available` says whether an engine's options select it.
 """
@@ -46,6 +46,7 @@ from ...game import GameError, Outcome
 from ...search.choice import Child, choose, mean
 from ...search.limits import Limits, SearchInfo, SearchResult
 from ...search.mcts import TreeSettings
+from ...search.slices import run_sliced
 from .. import kernel
 from ..board.rules import ReversiState
 from ..endgame.oracle import ReversiOracle
@@ -53,8 +54,6 @@ from ..endgame.solver import EVAL_ORDER_EMPTIES
 from ..evaluation import patterns
 from ..evaluation.patternleaves import PatternLeaves
 
-_INFO_PERIOD = 0.25  # seconds between on_info reports (as the generic tree)
-_SLICE = 0.02  # seconds per C run when a stop event or an info callback must be served
 _PV_LIMIT = 32
 _SCORE = {Outcome.WIN: 1.0, Outcome.LOSS: 0.0, Outcome.DRAW: 0.5}
 
@@ -165,29 +164,17 @@ class NativeTree:
         cap = max(1, int(cap))
         nodes_limit = -1 if limits.nodes is None else int(limits.nodes)
         playouts_limit = -1 if limits.playouts is None else int(limits.playouts)
-        sliced = stop is not None or on_info is not None
-        next_info = t0 + _INFO_PERIOD
-        reason = "proven"
+
+        def run(seconds: float | None) -> str | None:
+            why = tree.run(seconds, nodes_limit, playouts_limit, cap)
+            return why if why in ("nodes", "playouts") else None
+
+        def proven() -> str | None:
+            return "proven" if self._root_proven() else None
+
         tree.begin()
         try:
-            while not self._root_proven():
-                if stop is not None and stop.is_set():
-                    reason = "stop"
-                    break
-                now = time.monotonic()
-                if limits.deadline is not None and now >= limits.deadline:
-                    reason = "deadline"
-                    break
-                if on_info is not None and now >= next_info:
-                    next_info = now + _INFO_PERIOD
-                    on_info(self._info(now - t0))
-                seconds = None if limits.deadline is None else limits.deadline - now
-                if sliced:
-                    seconds = _SLICE if seconds is None else min(seconds, _SLICE)
-                why = tree.run(seconds, nodes_limit, playouts_limit, cap)
-                if why in ("nodes", "playouts"):
-                    reason = why
-                    break
+            reason = run_sliced(run, t0, limits.deadline, stop, on_info, self._info, finished=proven)
         finally:
             self._report_solves()
         elapsed = time.monotonic() - t0
