@@ -5,6 +5,11 @@ flushes it at once.  A run stopped in the middle leaves a file whose last row ma
 off; :func:`read_rows` reads every complete row and ignores such a tail, and
 :class:`RowWriter` started on the same file keeps the complete rows (rewriting the file
 when its tail was damaged) and appends after them, so the run goes on where it stopped.
+
+The referee's ``results.jsonl`` (:func:`referee.match.records.append_result` and
+``read_results``) is the same idea for one plain-text log of finished games, which it checks
+are games; the lab's files are gzip streams of rows of any kind, where a cut-off tail can
+only be dropped by rewriting the file, so they have this module of their own.
 """
 
 from __future__ import annotations
