@@ -2,8 +2,9 @@
 
     python -m lab.mnk_fit labels.jsonl.gz --out engine/mnk/knowledge/data/shapes-15x15-k5-freestyle.json
 
-Input: the JSON lines of :mod:`lab.mnk_labels` (one configuration).  Every fifth game (by
-its seed and number) is held out.  Two fits, both plain numpy:
+Input: the JSON lines of :mod:`lab.mnk_labels`, or self-play games of :mod:`lab.mnk_selfplay`
+labelled by their own searches (one configuration).  Every fifth game (by its seed and
+number) is held out.  The fits, all plain numpy:
 
 - **move priors**: a softmax over each position's candidate cells (the empty cells within
   distance 2 of a stone, plus any the search visited), the logit of a cell being the attack
@@ -17,16 +18,19 @@ its seed and number) is held out.  Two fits, both plain numpy:
   (a settled one is the threat solver's business).
 
 Both use Adam on the full batch with a small L2 penalty, from zero weights, so the fit is
-deterministic.  The report compares the fitted knowledge with what the engine uses now
-(the shipped weights) on the held-out positions: the rank of the search's move under the
-priors (top-1, top-5), and how often the value prefers the side the search prefers and the
-side that went on to win.
+deterministic.  ``--priors FILE`` takes the move priors from a weights file instead of
+fitting them (the value alone is fitted then); ``--prior-positions`` caps the positions the
+priors are fitted to (each holds a table of its candidate cells).  The report compares the
+fitted knowledge with what the engine uses now (the shipped weights) on the held-out
+positions: the rank of the search's move under the priors (top-1, top-5), and how often the
+value prefers the side the search prefers and the side that went on to win.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import sys
 import time
 
@@ -34,7 +38,7 @@ import numpy as np
 
 from engine.mnk.knowledge.shapes import FEATURES, LINE_CODES, ShapeBoard, ShapeWeights, line_code_index, weights_name
 
-from .mnk_labels import config_of, read_games
+from .mnk_labels import config_of, expand, read_games
 
 #: Candidate cells are within this Chebyshev distance of a stone.
 NEAR = 2
@@ -156,11 +160,14 @@ class PriorData:
 
 def value_features(pos: Positions, sb: ShapeBoard, rows: np.ndarray) -> np.ndarray:
     """(n, 2 * FEATURES): the mover's summed features, then the opponent's."""
-    b = pos.boards[rows]
-    movers = pos.movers[rows]
-    f1, f2 = sb.features(b, 1), sb.features(b, 2)
-    black = (movers == 1)[:, None]
-    return np.concatenate([np.where(black, f1, f2), np.where(black, f2, f1)], axis=1)
+    out = np.zeros((len(rows), 2 * FEATURES))
+    for start in range(0, len(rows), 4096):
+        chunk = rows[start: start + 4096]
+        b = pos.boards[chunk]
+        f1, f2 = sb.features(b, 1), sb.features(b, 2)
+        black = (pos.movers[chunk] == 1)[:, None]
+        out[start: start + len(chunk)] = np.concatenate([np.where(black, f1, f2), np.where(black, f2, f1)], axis=1)
+    return out
 
 
 def fit_value(x: np.ndarray, y: np.ndarray, l2: float, steps: int) -> tuple[np.ndarray, float]:
@@ -195,42 +202,52 @@ def value_report(logit: np.ndarray, pos: Positions, rows: np.ndarray) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Command line: fit, report on the held-out positions, write the weights."""
     ap = argparse.ArgumentParser(prog="python -m lab.mnk_fit", description=__doc__.split("\n")[0])
-    ap.add_argument("labels", nargs="+", help="files written by lab.mnk_labels")
+    ap.add_argument("labels", nargs="+", help="files written by lab.mnk_labels or lab.mnk_selfplay")
     ap.add_argument("--steps", type=int, default=400, help="Adam steps of each fit")
     ap.add_argument("--l2", type=float, default=1e-4)
     ap.add_argument("--result-share", type=float, default=0.0,
                     help="weight of the game's result in the value's label (the rest is the search's value)")
+    ap.add_argument("--priors", help="take the move priors from this weights file instead of fitting them")
+    ap.add_argument("--prior-positions", type=int, default=30000,
+                    help="fit the priors to at most this many positions, evenly spread (their candidate tables take memory)")
     ap.add_argument("--out", help="write the fitted weights here")
     args = ap.parse_args(argv)
     started = time.monotonic()
-    rows = read_games(args.labels)
+    rows = expand(read_games(args.labels))
     pos = Positions(rows)
     test_mask = np.array([held_out(r) for r in rows])
     train, test = np.flatnonzero(~test_mask), np.flatnonzero(test_mask)
-    print(f"{len(rows)} positions of {pos.config.label}: {len(train)} to fit, {len(test)} held out")
+    del rows
+    print(f"{len(test_mask)} positions of {pos.config.label}: {len(train)} to fit, {len(test)} held out")
     sb = ShapeBoard(pos.config, ShapeWeights.zero())
 
     # Move priors.
-    fit_p = PriorData(pos, sb, train)
-    theta = adam(lambda th: fit_p.loss_grad(th, args.l2), PRIOR_SIZE, args.steps, 0.05)
-    attack, defence = theta[:FEATURES], theta[FEATURES: 2 * FEATURES]
-    attack_lines, defence_lines = theta[2 * FEATURES: 2 * FEATURES + LINE_CODES], theta[2 * FEATURES + LINE_CODES:]
+    if args.priors:
+        with open(args.priors) as f:
+            given = ShapeWeights.from_json(f.read())
+        attack, defence, attack_lines, defence_lines = given.attack, given.defence, given.attack_lines, given.defence_lines
+    else:
+        prior_rows = train[:: -(-len(train) // args.prior_positions)]
+        fit_p = PriorData(pos, sb, prior_rows)
+        theta = adam(lambda th: fit_p.loss_grad(th, args.l2), PRIOR_SIZE, args.steps, 0.05)
+        del fit_p
+        attack, defence = theta[:FEATURES], theta[FEATURES: 2 * FEATURES]
+        attack_lines, defence_lines = theta[2 * FEATURES: 2 * FEATURES + LINE_CODES], theta[2 * FEATURES + LINE_CODES:]
 
     # Value: the positions the search did not settle (a settled one is the solver's, and the
     # long forced finishes of self-play games would otherwise swamp the fit).
     y = (1 - args.result_share) * pos.values + args.result_share * pos.won
-    x = value_features(pos, sb, np.arange(len(rows)))
-    half = FEATURES
     open_train = train[~pos.proven[train]]
-    w, tempo = fit_value(x[open_train], y[open_train], args.l2, args.steps * 2)
-    mine, theirs = w[:half], w[half:]
+    x = value_features(pos, sb, open_train)
+    half = FEATURES
+    w, tempo = fit_value(x, y[open_train], args.l2, args.steps * 2)
     fitted = ShapeWeights(tuple(attack), tuple(defence), tuple(attack_lines), tuple(defence_lines),
-                          tuple(mine), tuple(theirs), tempo, weights_name(pos.config))
+                          tuple(w[:half]), tuple(w[half:]), tempo, weights_name(pos.config))
     print(f"fitted in {time.monotonic() - started:.0f} s")
 
     # Held-out report, against the shipped weights.
     unsettled = test[~pos.proven[test]]
-    test_p = PriorData(pos, sb, test) if len(unsettled) else None
+    test_p = PriorData(pos, sb, test[:10000]) if len(unsettled) else None
     for label, ws in (("shipped", None), ("fitted", fitted)) if test_p else ():
         try:
             board = ShapeBoard(pos.config, ws)
@@ -240,12 +257,14 @@ def main(argv: list[str] | None = None) -> int:
         ws = board.weights
         th = np.concatenate([ws.attack, ws.defence, ws.attack_lines, ws.defence_lines])
         r = test_p.ranks(test_p.logits(th))
-        vl = board.value_logits(pos.boards[unsettled], pos.movers[unsettled])
+        vl = np.concatenate([board.value_logits(pos.boards[unsettled[i: i + 4096]], pos.movers[unsettled[i: i + 4096]])
+                             for i in range(0, len(unsettled), 4096)])
         print(f"  {label:8s} priors: top-1 {np.mean(r < 1):.1%}, top-5 {np.mean(r < 5):.1%};"
               f" value (unsettled): {value_report(vl, pos, unsettled)}")
     if args.out:
         with open(args.out, "w") as f:
-            f.write(fitted.to_json(positions=len(train), value_positions=len(open_train),
+            about = {"priors_from": os.path.basename(args.priors)} if args.priors else {"prior_positions": len(prior_rows)}
+            f.write(fitted.to_json(positions=len(train), value_positions=len(open_train), **about,
                                    result_share=args.result_share, l2=args.l2, steps=args.steps))
         print(f"wrote {args.out}")
     return 0

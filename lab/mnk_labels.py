@@ -3,9 +3,9 @@
     python -m lab.mnk_labels games.jsonl.gz --nodes 3000 --workers 2 --out labels.jsonl.gz
 
 Reads the games of :mod:`lab.mnk_selfplay` and, for every position after the opening that
-is not over, runs guided mode with ``--nodes`` tree nodes (no clock, so the labels do not
-depend on the machine's speed; the engine is seeded from the game's seed and number).  One
-JSON line per position:
+is not over, runs guided mode as self-play does (:func:`lab.mnk_selfplay.selfplay_options`)
+with ``--nodes`` tree nodes (no clock, so the labels do not depend on the machine's speed;
+the engine is seeded from the game's seed and number).  One JSON line per position:
 
 - ``moves``: the game's moves up to the position (``[x, y]`` pairs);
 - ``best``: the move the search chose; ``visits``: every root move's visit count
@@ -19,6 +19,9 @@ Each game's positions are written as they are labelled: a stopped run started ag
 the same command keeps the games labelled in ``--out`` (but the last, which may have been cut
 off, and is labelled again) and labels the rest (:mod:`lab.jsonlines`).
 
+The same rows come at no cost from the searches a self-play game recorded as it was played
+(:func:`own_labels`, shallower: the game's node budget); :mod:`lab.mnk_fit` reads either.
+
 Nothing here comes from another program.  :mod:`lab.mnk_fit` fits the shape tables to
 these labels.
 """
@@ -30,11 +33,12 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from engine.api import open_engine, options_for
+from engine.api import open_engine
 from engine.mnk.board.rules import Board, GameConfig, Rule
 from engine.search.limits import Limits
 
 from .jsonlines import RowWriter, read_rows
+from .mnk_selfplay import search_label, selfplay_options
 
 
 def config_of(game: dict) -> GameConfig:
@@ -42,10 +46,16 @@ def config_of(game: dict) -> GameConfig:
     return GameConfig(game["width"], game["height"], game["win_length"], Rule.parse(game["rule"]))
 
 
+def _row(game: dict, config: GameConfig, moves: list, ply: int, to_move: int, label: dict, nodes: int) -> dict:
+    return {"moves": [list(m) for m in moves[:ply]], "to_move": to_move, **label, "winner": game["winner"],
+            "game": game["game"], "seed": game["seed"], "width": config.width, "height": config.height,
+            "win_length": config.win_length, "rule": config.rule.value, "nodes": nodes}
+
+
 def label_game(game: dict, nodes: int) -> list[dict]:
     """Every position of ``game`` after its opening, labelled by a ``nodes``-node search."""
     config = config_of(game)
-    engine = open_engine(config, options_for(config, "guided"), seed=game["seed"] * 100_003 + game["game"])
+    engine = open_engine(config, selfplay_options(config), seed=game["seed"] * 100_003 + game["game"])
     board = Board(config)
     moves = [tuple(m) for m in game["moves"]]
     out = []
@@ -53,17 +63,26 @@ def label_game(game: dict, nodes: int) -> list[dict]:
         if i >= game["opening"] and not board.is_terminal():
             engine.new_game()
             result = engine.search(board, Limits(nodes=nodes))
-            visits = [[*config.xy(c.move), int(c.n)] for c in engine.root_children() if c.n > 0]
-            proven = result.proven
-            value = 1.0 if proven == "win" else 0.0 if proven == "loss" else float(result.value)
-            out.append({
-                "moves": [list(m) for m in moves[:i]], "to_move": int(board.to_move),
-                "best": list(config.xy(result.move)), "visits": visits, "value": round(value, 4),
-                "proven": proven, "winner": game["winner"], "game": game["game"], "seed": game["seed"],
-                "width": config.width, "height": config.height, "win_length": config.win_length,
-                "rule": config.rule.value, "nodes": nodes,
-            })
+            out.append(_row(game, config, moves, i, int(board.to_move), search_label(config, engine, result), nodes))
         board.apply(config.move(x, y))
+    return out
+
+
+def own_labels(game: dict) -> list[dict]:
+    """Every position of a self-play ``game`` after its opening, labelled by the search that
+    chose its move in the game (the rows of :func:`label_game`)."""
+    config = config_of(game)
+    moves = [tuple(m) for m in game["moves"]]
+    first = game["opening"]
+    return [_row(game, config, moves, first + j, 1 + (first + j) % 2, label, game["nodes"])
+            for j, label in enumerate(game["searches"])]
+
+
+def expand(rows: list[dict]) -> list[dict]:
+    """Label rows as they are, self-play games as the rows of their own searches (:func:`own_labels`)."""
+    out: list[dict] = []
+    for row in rows:
+        out.extend(own_labels(row) if "searches" in row else [row])
     return out
 
 

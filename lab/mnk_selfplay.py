@@ -8,8 +8,16 @@ is then played out by guided mode with a node limit (no clock, so no timing ente
 the engine seeded from the same pair; for the first ``--explore`` plies a move is, with
 probability ``--explore-rate``, one of the root's four most visited instead of the best.
 One JSON line per game: the moves (opening included), how many of them were the opening,
-the winner (1 black, 2 white, 0 a draw), the configuration and the game's number, so that a
-fit can label every position with how the game ended.  ``--workers`` games are played at
+the winner (1 black, 2 white, 0 a draw), the configuration, the game's number, and
+``searches``, what the search of each move after the opening found: its value for the side
+to move, whether it proved the position, its move and every root move's visits (the labels
+:func:`lab.mnk_labels.own_labels` turns into positions for :mod:`lab.mnk_fit`, at no cost
+beyond the game).
+
+Without a clock, the root's null-move probe of the opponent's VCT and the per-move checks it
+sets off run on growing node budgets that cost over nine tenths of a self-play move; self-play
+leaves the probe out (:func:`selfplay_options`), which makes a game about twelve times
+faster, and keeps every other part of the brain's search.  ``--workers`` games are played at
 once (processes).  Each game is written as it ends: a stopped run started again with the same
 command keeps the games in ``--out`` and plays the rest (:mod:`lab.jsonlines`).
 
@@ -26,8 +34,12 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from dataclasses import replace
+
 from engine.api import open_engine, options_for
 from engine.mnk.board.rules import Board, GameConfig, Rule
+from engine.mnk.threats.solver import fast_solver
+from engine.mnk.tree.options import MnkOptions
 from engine.search.limits import Limits
 
 from .jsonlines import RowWriter
@@ -52,6 +64,21 @@ def opening(config: GameConfig, rng: random.Random, stones: int) -> list[tuple[i
     return out
 
 
+def selfplay_options(config: GameConfig) -> MnkOptions:
+    """Guided mode as the brain plays it, without the root's null-move probe (see the module doc)."""
+    options = options_for(config, "guided")
+    budgets = options.budgets(fast_solver(config))._replace(threat_threes=0)
+    return replace(options, root=replace(options.root, budgets=budgets))
+
+
+def search_label(config: GameConfig, engine, result) -> dict:
+    """What a root search found, as a self-play game records it (see the module doc)."""
+    proven = result.proven
+    value = 1.0 if proven == "win" else 0.0 if proven == "loss" else float(result.value)
+    return {"value": round(value, 4), "proven": proven, "best": list(config.xy(result.move)),
+            "visits": [[*config.xy(c.move), int(c.n)] for c in engine.root_children() if c.n > 0]}
+
+
 def play_game(config: GameConfig, seed: int, number: int, nodes: int, opening_max: int,
               explore: int, explore_rate: float) -> dict:
     """One self-play game (see the module's doc)."""
@@ -61,10 +88,12 @@ def play_game(config: GameConfig, seed: int, number: int, nodes: int, opening_ma
     stones = len(moves)
     for x, y in moves:
         board.apply(config.move(x, y))
-    engine = open_engine(config, options_for(config, "guided"), seed=seed * 100_003 + number)
+    engine = open_engine(config, selfplay_options(config), seed=seed * 100_003 + number)
     plies = 0
+    searches = []
     while not board.is_terminal():
         result = engine.search(board, Limits(nodes=nodes))
+        searches.append(search_label(config, engine, result))
         move = result.move
         if plies < explore and result.proven is None and rng.random() < explore_rate:
             children = sorted(engine.root_children(), key=lambda c: -c.n)[:4]
@@ -78,7 +107,7 @@ def play_game(config: GameConfig, seed: int, number: int, nodes: int, opening_ma
         "game": number, "seed": seed, "moves": [list(m) for m in moves], "opening": stones,
         "winner": 0 if winner is None else int(winner),
         "width": config.width, "height": config.height, "win_length": config.win_length,
-        "rule": config.rule.value, "nodes": nodes,
+        "rule": config.rule.value, "nodes": nodes, "searches": searches,
     }
 
 

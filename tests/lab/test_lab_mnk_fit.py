@@ -71,3 +71,22 @@ def test_the_fits_forms_are_the_engines_priors_and_value():
     x = mnk_fit.value_features(pos, sb, everything)
     fitted = x @ np.concatenate([weights.mine, weights.theirs]) + weights.tempo
     assert np.allclose(fitted, sb.value_logits(pos.boards, pos.movers))
+
+
+def test_self_play_games_are_fitted_by_their_own_searches_and_priors_can_be_kept(tmp_path):
+    games = tmp_path / "games.jsonl"
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    assert mnk_selfplay.main(["--games", "6", "--seed", "3", "--nodes", "40", "--size", "9",
+                              "--win-length", "4", "--out", str(games)]) == 0
+    rows = [json.loads(line) for line in games.read_text().splitlines()]
+    labelled = mnk_labels.expand(rows)
+    assert labelled == [r for g in rows for r in mnk_labels.own_labels(g)]
+    assert len(labelled) == sum(len(g["moves"]) - g["opening"] for g in rows)
+    assert mnk_fit.main([str(games), "--steps", "100", "--out", str(first)]) == 0
+    assert mnk_fit.main([str(games), "--steps", "100", "--result-share", "1", "--priors", str(first),
+                         "--out", str(second)]) == 0
+    a = ShapeWeights.from_json(first.read_text())
+    b = ShapeWeights.from_json(second.read_text())
+    assert (b.attack, b.defence, b.attack_lines, b.defence_lines) == (a.attack, a.defence, a.attack_lines, a.defence_lines)
+    assert b.mine != a.mine and any(a.attack)  # the value was fitted again, to the results
+    assert json.loads(second.read_text())["priors_from"] == "first.json"

@@ -4,7 +4,7 @@ import gzip
 import json
 
 from engine.mnk.board.rules import Board, GameConfig
-from lab import mnk_selfplay
+from lab import mnk_labels, mnk_selfplay
 
 SMALL = GameConfig.square(9, 4)
 
@@ -31,3 +31,27 @@ def test_the_command_writes_every_game(tmp_path):
     assert [g["game"] for g in games] == [0, 1, 2]
     assert games[0] == mnk_selfplay.play_game(SMALL, 5, 0, 40, 5, 12, 0.1)  # the defaults
     assert all(g["winner"] in (0, 1, 2) and len(g["moves"]) > g["opening"] for g in games)
+
+
+def test_a_game_records_its_own_searches_as_the_labels_of_its_positions():
+    game = mnk_selfplay.play_game(SMALL, 4, 0, 60, 3, 0, 0.0)  # no exploring: the search's move is played
+    rows = mnk_labels.own_labels(game)
+    assert len(game["searches"]) == len(rows) == len(game["moves"]) - game["opening"]
+    board = Board(SMALL)
+    for x, y in game["moves"][: game["opening"]]:
+        board.play(SMALL.move(x, y))
+    for row, (x, y) in zip(rows, game["moves"][game["opening"]:]):
+        assert row["moves"] == [list(m) for m in board_moves(board)]
+        assert row["to_move"] == int(board.to_move) and row["winner"] == game["winner"]
+        assert row["best"] == [x, y] and 0.0 <= row["value"] <= 1.0
+        assert all(board.is_empty(SMALL.move(vx, vy)) for vx, vy, _ in row["visits"])
+        if row["proven"] == "win":
+            assert row["value"] == 1.0
+        board.play(SMALL.move(x, y))
+    # The last mover won with the move its search proved (a game ends on a win or a full board).
+    if game["winner"]:
+        assert rows[-1]["to_move"] == game["winner"] and rows[-1]["proven"] == "win"
+
+
+def board_moves(board: Board) -> list[tuple[int, int]]:
+    return [SMALL.xy(m) for m in board.history]
