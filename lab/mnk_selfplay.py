@@ -33,7 +33,6 @@ import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-
 from dataclasses import replace
 
 from engine.api import open_engine, options_for
