@@ -42,6 +42,8 @@ from .mnk_labels import config_of, expand, read_games
 
 #: Candidate cells are within this Chebyshev distance of a stone.
 NEAR = 2
+#: Positions whose line codes are computed at once (a chunk's codes take about 240 MB).
+CHUNK = 4096
 
 
 def held_out(row: dict) -> bool:
@@ -161,8 +163,8 @@ class PriorData:
 def value_features(pos: Positions, sb: ShapeBoard, rows: np.ndarray) -> np.ndarray:
     """(n, 2 * FEATURES): the mover's summed features, then the opponent's."""
     out = np.zeros((len(rows), 2 * FEATURES))
-    for start in range(0, len(rows), 4096):
-        chunk = rows[start: start + 4096]
+    for start in range(0, len(rows), CHUNK):
+        chunk = rows[start: start + CHUNK]
         b = pos.boards[chunk]
         f1, f2 = sb.features(b, 1), sb.features(b, 2)
         black = (pos.movers[chunk] == 1)[:, None]
@@ -239,10 +241,9 @@ def main(argv: list[str] | None = None) -> int:
     y = (1 - args.result_share) * pos.values + args.result_share * pos.won
     open_train = train[~pos.proven[train]]
     x = value_features(pos, sb, open_train)
-    half = FEATURES
     w, tempo = fit_value(x, y[open_train], args.l2, args.steps * 2)
     fitted = ShapeWeights(tuple(attack), tuple(defence), tuple(attack_lines), tuple(defence_lines),
-                          tuple(w[:half]), tuple(w[half:]), tempo, weights_name(pos.config))
+                          tuple(w[:FEATURES]), tuple(w[FEATURES:]), tempo, weights_name(pos.config))
     print(f"fitted in {time.monotonic() - started:.0f} s")
 
     # Held-out report, against the shipped weights.
@@ -257,8 +258,8 @@ def main(argv: list[str] | None = None) -> int:
         ws = board.weights
         th = np.concatenate([ws.attack, ws.defence, ws.attack_lines, ws.defence_lines])
         r = test_p.ranks(test_p.logits(th))
-        vl = np.concatenate([board.value_logits(pos.boards[unsettled[i: i + 4096]], pos.movers[unsettled[i: i + 4096]])
-                             for i in range(0, len(unsettled), 4096)])
+        vl = np.concatenate([board.value_logits(pos.boards[unsettled[i: i + CHUNK]], pos.movers[unsettled[i: i + CHUNK]])
+                             for i in range(0, len(unsettled), CHUNK)])
         print(f"  {label:8s} priors: top-1 {np.mean(r < 1):.1%}, top-5 {np.mean(r < 5):.1%};"
               f" value (unsettled): {value_report(vl, pos, unsettled)}")
     if args.out:
