@@ -352,21 +352,31 @@ out:
 }
 
 PyDoc_STRVAR(forbidden_doc,
-"forbidden(cells, targets, directions) -> bytes\n\n"
+"forbidden(cells, targets, directions, geometry=None) -> bytes\n\n"
 "Renju: the reason code of each padded cell in `targets` as black's move on the padded board\n"
 "`cells` (bytes; not modified): 0 allowed (also an occupied cell), 1 overline, 2 double four,\n"
-"3 double three -- engine.mnk.board.renju.forbidden_reason in C.  `directions`: the four padded steps.");
+"3 double three -- engine.mnk.board.renju.forbidden_reason in C.  `directions`: the four padded steps.\n"
+"With a renju `geometry` of the board, each cell is first asked of the solver's own test (its\n"
+"filter by the window counts and its memory), as the search asks it.");
 
 static PyObject *forbidden(PyObject *self, PyObject *args) {
     Py_buffer buf;
     PyObject *targets_obj;
+    GeomObject *geom = NULL;
     int dirs[4];
-    if (!PyArg_ParseTuple(args, "y*O(iiii)", &buf, &targets_obj, &dirs[0], &dirs[1], &dirs[2], &dirs[3]))
+    if (!PyArg_ParseTuple(args, "y*O(iiii)|O!", &buf, &targets_obj, &dirs[0], &dirs[1], &dirs[2], &dirs[3],
+                          &GeomType, &geom))
         return NULL;
     PyObject *seq = NULL, *result = NULL;
     signed char *board = NULL;
     Py_ssize_t n = buf.len;
     int margin = 0;
+    S s;
+    memset(&s, 0, sizeof s);
+    if (geom && (!geom->renju || geom->npad != n || geom->k != 5)) {
+        PyErr_SetString(PyExc_ValueError, "the geometry is not renju's of this board");
+        goto out;
+    }
     for (int i = 0; i < 4; i++) {
         if (dirs[i] <= 0) {
             PyErr_SetString(PyExc_ValueError, "directions must be positive steps");
@@ -392,6 +402,13 @@ static PyObject *forbidden(PyObject *self, PyObject *args) {
         }
         board[margin + i] = (signed char)src[i];
     }
+    if (geom) {
+        if (!s_alloc(&s, geom)) {
+            PyErr_NoMemory();
+            goto out;
+        }
+        s_load(&s, board + margin);
+    }
     Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
     result = PyBytes_FromStringAndSize(NULL, k);
     if (!result) goto out;
@@ -407,9 +424,11 @@ static PyObject *forbidden(PyObject *self, PyObject *args) {
             Py_CLEAR(result);
             goto out;
         }
-        codes[i] = (char)rj_forbidden(board + margin, (int)t, dirs);
+        if (geom && !s_forbidden(&s, (int)t, 1)) codes[i] = RJ_ALLOWED;
+        else codes[i] = (char)rj_forbidden(board + margin, (int)t, dirs);
     }
 out:
+    if (geom) s_release(&s);
     Py_XDECREF(seq);
     free(board);
     PyBuffer_Release(&buf);

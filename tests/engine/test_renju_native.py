@@ -66,3 +66,27 @@ def test_c_refuses_bad_input():
         renju._threatcore.forbidden(bytes([9]) + cells[1:], [cfg.pad[0]], cfg.directions)
     assert renju._threatcore.forbidden(cells, [], cfg.directions) == b""
     assert BORDER == 3  # the C code's off-board value
+
+
+@native
+@pytest.mark.parametrize("size", [(15, 15), (12, 7)])
+def test_the_solvers_test_names_every_forbidden_point(size):
+    """The threat solver asks black's cells through a filter on its window counts and a
+    memory by position: neither may let a forbidden point pass as a move, on boards with
+    blocked cells and with every cell asked twice (the second answer from the memory)."""
+    from engine.mnk.threats.solver import _native_geometry
+
+    rng = random.Random(17 + size[0])
+    cfg = GameConfig(size[0], size[1], 5, Rule.RENJU)
+    geometry = _native_geometry(cfg)
+    forbidden = 0
+    for _ in range(150):
+        board = random_board(cfg, rng)
+        cells = bytes(board.cells)
+        targets = list(cfg.pad) * 2
+        plain = renju._threatcore.forbidden(cells, targets, cfg.directions)
+        assert renju._threatcore.forbidden(cells, targets, cfg.directions, geometry) == plain
+        forbidden += sum(1 for code in plain if code)
+    assert forbidden > 100  # the boards had forbidden points to miss
+    with pytest.raises(ValueError):
+        renju._threatcore.forbidden(bytes(Board(GameConfig(9, 9, 5, Rule.RENJU)).cells), [], cfg.directions, geometry)

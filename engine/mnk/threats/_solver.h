@@ -26,6 +26,7 @@ static void oom(S *s);
  * about a tenth of its time. */
 #define POOL_CAP 64
 #define POOL_MAX 64
+#define FB_BITS 14          /* slots of the forbidden points' memory: 2^14 */
 static int *pool_take(S *s);
 static void pool_give(S *s, int *v);
 
@@ -159,6 +160,9 @@ struct S {
     int aborted;        /* 1: budget spent, 2: out of memory */
     HSet failed, failed_vct;
     int renju;          /* g->renju */
+    uint64_t *fb_key;   /* renju: the memory of black's forbidden points (FB_BITS slots) */
+    unsigned char *fb_val;
+    uint64_t fb_salt;   /* changes with every s_load, so a new position forgets the old */
     int *pool[POOL_MAX]; /* free vector buffers of POOL_CAP ints */
     int npool;
 };
@@ -326,9 +330,55 @@ static int tick(S *s) {
     return 1;
 }
 
+/* A necessary condition for black's empty c to be forbidden, from the window counts (no
+ * window through c holding a white stone counts): one line through c with a window of
+ * four black stones (a six once c is played) or two windows of three (a double four on one
+ * line), or two lines each with a window of two (every four and three of c lies in such a
+ * window: a three is c and two more stones of a straight four).  Eight windows at a time,
+ * it turns most cells away before rj_may_be_forbidden reads the cells. */
+static inline int s_may_be_forbidden(const S *s, int c) {
+#ifdef HAVE_SSE2
+    const GeomObject *g = s->g;
+    if (g->runs) {
+        const __m128i zero = _mm_setzero_si128(), one = _mm_set1_epi16(1);
+        const __m128i two = _mm_set1_epi16(2), three = _mm_set1_epi16(3);
+        int lines = 0;
+        for (int d = 0; d < 4; d++) {
+            int n = g->run_n[4 * c + d], w0 = g->run_w[4 * c + d];
+            if (!n) continue;
+            __m128i live = _mm_and_si128(_mm_load_si128((const __m128i *)LANES[n]),
+                                         _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(s->cnt[2] + w0)), zero));
+            __m128i black = _mm_loadu_si128((const __m128i *)(s->cnt[1] + w0));
+            unsigned pairs = (unsigned)_mm_movemask_epi8(_mm_and_si128(live, _mm_cmpgt_epi16(black, one)));
+            if (!pairs) continue;
+            if (_mm_movemask_epi8(_mm_and_si128(live, _mm_cmpgt_epi16(black, three)))) return 1;
+            if (__builtin_popcount((unsigned)_mm_movemask_epi8(_mm_and_si128(live, _mm_cmpgt_epi16(black, two)))) >= 4)
+                return 1;
+            if (++lines >= 2) return 1;
+        }
+        return 0;
+    }
+#endif
+    (void)s;
+    (void)c;
+    return 1;
+}
+
 /* Renju: may black not play the empty cell c?  (Never for white, never under freestyle.) */
 static inline int s_forbidden(S *s, int c, int p) {
-    return s->renju && p == 1 && rj_forbidden(s->cells, c, s->g->dirs) != RJ_ALLOWED;
+    if (!s->renju || p != 1 || s->cells[c] != RJ_EMPTY || !s_may_be_forbidden(s, c) ||
+        !rj_may_be_forbidden(s->cells, c, s->g->dirs))
+        return 0;
+    /* The full test costs far more than its cheap filter, and the search asks it of the
+     * same cell in the same position many times (four_edges, fours_with, the defences):
+     * it is remembered by position and cell.  A slot's key is never 0 (the empty slot). */
+    uint64_t key = (s->hash ^ s->fb_salt ^ ((uint64_t)(c + 1) * 0x9E3779B97F4A7C15ULL)) | 1;
+    size_t i = (size_t)(key >> (64 - FB_BITS));
+    if (s->fb_key[i] == key) return s->fb_val[i];
+    int forbidden = rj_reason(s->cells, c, s->g->dirs) != RJ_ALLOWED;
+    s->fb_key[i] = key;
+    s->fb_val[i] = (unsigned char)forbidden;
+    return forbidden;
 }
 
 /* Does p's stone on the empty cell c, found in a window of K-1 stones of p, win?  Always
@@ -417,7 +467,10 @@ static void renju_fours(S *s, int p, IVec *edges) {
     for (int i = 0, j; i < edges->n; i = j) {
         int c = run_of(edges, i, &j), kept = 0, last = -1;
         if (s_forbidden(s, c, p)) continue;
-        s->cells[c] = (signed char)p; /* the rules' tests read the cells alone */
+        /* The rules' tests read the cells alone (the window counts, which miss this stone, only
+         * let more cells through s_may_be_forbidden); the hash keys the forbidden points' memory. */
+        s->cells[c] = (signed char)p;
+        s->hash ^= s->g->zob[2 * c + p - 1];
         for (int e = i; e < j; e++) {
             int b = edges->v[e] & 0xFFFF;
             if (!s_wins_at(s, b, p)) continue;
@@ -427,6 +480,7 @@ static void renju_fours(S *s, int p, IVec *edges) {
         }
         if (kept == 1 && s_forbidden(s, last, 3 - p)) iv_push(s, &out, (c << 16) | NO_REPLY);
         s->cells[c] = 0;
+        s->hash ^= s->g->zob[2 * c + p - 1];
     }
     iv_free(s, edges);
     *edges = out;
@@ -916,12 +970,19 @@ static int s_alloc(S *s, const GeomObject *g) {
         s->hot[p] = malloc(sizeof(int) * (size_t)nw);
         s->hotpos[p] = malloc(sizeof(int) * (size_t)nw);
     }
+    if (s->renju) {
+        s->fb_key = calloc((size_t)1 << FB_BITS, sizeof(uint64_t));
+        s->fb_val = calloc((size_t)1 << FB_BITS, 1);
+        if (!s->fb_key || !s->fb_val) return 0;
+    }
     return s->cells && s->cnt[1] && s->cnt[2] && s->hot[1] && s->hot[2] && s->hotpos[1] && s->hotpos[2];
 }
 
 static void s_release(S *s) {
     if (s->cells) free(s->cells - s->g->margin);
     for (int p = 1; p <= 2; p++) { free(s->cnt[p]); free(s->hot[p]); free(s->hotpos[p]); }
+    free(s->fb_key);
+    free(s->fb_val);
     hs_free(&s->failed);
     hs_free(&s->failed_vct);
     while (s->npool) free(s->pool[--s->npool]);
@@ -934,6 +995,7 @@ static void s_load(S *s, const signed char *cells) {
     const GeomObject *g = s->g;
     memcpy(s->cells, cells, (size_t)g->npad);
     s->hash = 0;
+    s->fb_salt = s->fb_salt * 0x5851F42D4C957F2DULL + 0x14057B7EF767814FULL;
     for (int c = 0; c < g->npad; c++) {
         int v = s->cells[c];
         if (v == 1 || v == 2) s->hash ^= g->zob[2 * c + v - 1];
