@@ -14,6 +14,12 @@ player's worst move (the largest fall of the judge's score across it).  Then
 a summary: how often the openings favoured each side, and how the games in
 which the player held a forced win ended.  The brain is not part of this
 project (docs/TUNING.md says how to build Rapfi).
+
+With ``--prove NODES``, each game the player lost is also asked of this
+project's threat solver: after the player's worst move, does it prove the
+opponent's VCT (``--prove-threes`` threes, default 6, and NODES solver nodes),
+and in how much CPU time?  That tells a loss the root's checks could have seen
+from one beyond the solver.
 """
 
 from __future__ import annotations
@@ -25,6 +31,9 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
+
+from engine.mnk.board.rules import Board, GameConfig, GameError, Rule
+from engine.mnk.threats.solver import find_vct
 
 #: Pause before each BOARD: some brains drop a command that arrives just as they print a move.
 SEND_DELAY_S = 0.03
@@ -140,6 +149,26 @@ def judge_game(record: dict, player: str, ask) -> Verdict:
     return verdict
 
 
+def prove_after_worst(record: dict, verdict: Verdict, nodes: int, threes: int) -> tuple[list[int] | None, float] | None:
+    """The opponent's VCT after the player's worst move of a game it lost, by this project's
+    solver: ``(line or None, CPU seconds)``, or ``None`` when there is nothing to ask."""
+    if verdict.result != "lost" or verdict.worst is None:
+        return None
+    try:
+        config = GameConfig(record["width"], record["height"], record.get("win_length", 5),
+                            Rule.parse(record.get("rule", "freestyle")))
+        board = Board(config)
+        for x, y in record["moves"][:verdict.worst[0] + 1]:
+            board.play(config.move(x, y))
+    except (GameError, KeyError, TypeError, ValueError):
+        return None  # a record this project's rules cannot replay: nothing to ask
+    if board.is_over:
+        return None
+    started = time.process_time()
+    line = find_vct(board, int(board.to_move), max_nodes=nodes, max_threes=threes)
+    return line, time.process_time() - started
+
+
 def summary(verdicts: list[Verdict]) -> str:
     """Totals over the games (see the module doc)."""
     n = len(verdicts)
@@ -190,7 +219,12 @@ def main(argv=None) -> int:
     ap.add_argument("--engine", required=True, help="judging brain command (split on spaces)")
     ap.add_argument("--nodes", type=int, default=30_000, help="INFO max_node for every position")
     ap.add_argument("--player", choices=("engine1", "engine2"), default="engine1")
+    ap.add_argument("--prove", type=int, metavar="NODES",
+                    help="also ask our threat solver for the opponent's VCT after the worst move of each lost game")
+    ap.add_argument("--prove-threes", type=int, default=6, help="threes of that VCT (default 6)")
     args = ap.parse_args(argv)
+    if args.prove is not None and (args.prove < 1 or args.prove_threes < 0):
+        ap.error("--prove must be positive and --prove-threes at least 0")
     judge = Judge(args.engine, args.nodes)
     verdicts = []
     try:
@@ -198,7 +232,13 @@ def main(argv=None) -> int:
             size = (rec["width"], rec["height"])
             verdict = judge_game(rec, args.player, lambda moves: judge(moves, size))
             verdicts.append(verdict)
-            print(verdict.line(), flush=True)
+            proof = None if args.prove is None else prove_after_worst(rec, verdict, args.prove, args.prove_threes)
+            tail = ""
+            if proof is not None:
+                line, seconds = proof
+                tail = (f"  our solver: the opponent's VCT after it in {seconds:.2f} s ({len(line)} plies)" if line
+                        else f"  our solver: no VCT of the opponent's after it ({seconds:.2f} s)")
+            print(verdict.line() + tail, flush=True)
     finally:
         judge.close()
     print(summary(verdicts))

@@ -14,7 +14,8 @@ runs and the rest:
 
 With ``--tree-only`` the root plan is switched off (``root.enabled=false``), so that
 ``perf record -g python -m lab.node_profile --tree-only`` samples the C tree alone;
-``--rule renju`` searches the same stones under renju.
+``--rule renju`` searches the same stones under renju, ``--size 20`` in the middle of a
+20x20 board.
 """
 
 from __future__ import annotations
@@ -31,39 +32,31 @@ from pathlib import Path
 from engine.api import open_engine
 from engine.mnk.bench import positions as bench_positions
 from engine.mnk.tree.options import MnkOptions
-from engine.mnk.board.rules import Board, GameConfig, Rule
+from engine.mnk.board.rules import MAX_SIDE, Board, GameConfig, Rule
 from engine.search.limits import Limits
 
 BLUNDERS = Path(__file__).resolve().parent.parent / "data" / "blunders-15x15.json"
 SEED = 20240601
 
 
-def middle_games(count: int, rule: Rule = Rule.FREESTYLE) -> list[tuple[str, Board]]:
-    """The bench's 15x15 freestyle middle game, then game positions of 14-40 stones,
-    each with its stones placed under ``rule``."""
+def middle_games(count: int, rule: Rule = Rule.FREESTYLE, size: int = 15) -> list[tuple[str, Board]]:
+    """The bench's 15x15 freestyle middle game, then game positions of 14-40 stones, each
+    with its stones placed under ``rule`` in the middle of a ``size`` x ``size`` board."""
     bench = next(p for p in bench_positions() if p.name == "middle" and p.config == GameConfig.square(15, 5))
-    out = [("bench-middle", _replayed(bench.board(), rule))]
+    cfg = GameConfig(size, size, 5, rule)
+    shift = (size - 15) // 2
+    stones = [("bench-middle", [bench.config.xy(m) for m in bench.board().history])]
     for pos in json.loads(BLUNDERS.read_text(encoding="utf-8")):
-        if len(out) >= count:
+        if len(stones) >= count:
             break
-        if not 14 <= len(pos["moves"]) <= 40:
-            continue
-        cfg = GameConfig(pos["width"], pos["height"], pos["win_length"], rule)
+        if 14 <= len(pos["moves"]) <= 40 and (pos["width"], pos["height"], pos["win_length"]) == (15, 15, 5):
+            stones.append((f"game{pos['game']}-ply{pos['ply']}", pos["moves"]))
+    out = []
+    for name, moves in stones:
         board = Board(cfg)
-        for x, y in pos["moves"]:
-            board.play(cfg.move(x, y))
-        out.append((f"game{pos['game']}-ply{pos['ply']}", board))
-    return out
-
-
-def _replayed(board: Board, rule: Rule) -> Board:
-    """``board``'s moves played again on a board of the same size under ``rule``."""
-    cfg = board.config
-    if cfg.rule is rule:
-        return board
-    out = Board(GameConfig(cfg.width, cfg.height, cfg.win_length, rule))
-    for move in board.history:
-        out.play(move)
+        for x, y in moves:
+            board.play(cfg.move(x + shift, y + shift))
+        out.append((name, board))
     return out
 
 
@@ -86,14 +79,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tree-only", action="store_true", help="no root threat plan (root.enabled=false)")
     ap.add_argument("--rule", choices=("freestyle", "renju"), default="freestyle",
                     help="the rule the positions are searched under (default freestyle)")
+    ap.add_argument("--size", type=int, default=15, help="the board's side, 15 or more (default 15)")
     ap.add_argument("--no-cprofile", action="store_true", help="time without cProfile (for perf)")
     ns = ap.parse_args(argv)
     if ns.nodes < 1 or ns.positions < 1 or (ns.movetime is not None and ns.movetime <= 0):
         ap.error("--nodes, --positions and --movetime must be positive")
+    if not 15 <= ns.size <= MAX_SIDE:
+        ap.error(f"--size must be 15 to {MAX_SIDE}")
     options = MnkOptions.guided()
     if ns.tree_only:
         options = options.with_values({"root.enabled": False})
-    games = middle_games(ns.positions, Rule(ns.rule))
+    games = middle_games(ns.positions, Rule(ns.rule), ns.size)
     totals = {"nodes": 0, "seconds": 0.0, "plan": 0.0, "tree": 0.0}
     for name, board in games:
         engine = open_engine(board.config, options, seed=SEED)

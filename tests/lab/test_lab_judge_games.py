@@ -8,6 +8,7 @@ import pytest
 
 from support.fakes import FAKE_BRAIN
 
+from engine.mnk.board.rules import GameConfig
 from lab import judge_games
 
 
@@ -64,3 +65,28 @@ def test_command_line_with_a_real_brain_process(tmp_path):
 def test_unreadable_evals_are_skipped(bad):
     v = judge_games.judge_game(_record(2, 1, "engine1", MOVES), "engine1", lambda moves: bad or None)
     assert v.opening is None and v.forced_wins == [] and v.worst is None
+
+
+def test_our_solver_is_asked_for_the_opponents_win_after_the_worst_move():
+    # X (engine1) leaves O's open three on row 7 alone at ply 6; O then wins.
+    moves = [[0, 0], [5, 7], [0, 2], [6, 7], [0, 4], [7, 7], [0, 6], [8, 7], [0, 8], [9, 7]]
+    record = dict(_record(5, 1, "engine2", moves, opening=0), rule="freestyle")
+
+    def ask(seen):  # from ply 7 on O (to move at odd plies) wins
+        return "0" if len(seen) < 7 else "+M1" if len(seen) % 2 else "-M1"
+
+    lost = judge_games.judge_game(record, "engine1", ask)
+    assert lost.worst == (6, judge_games.MATE)
+    line, seconds = judge_games.prove_after_worst(record, lost, nodes=20000, threes=2)
+    assert line and seconds >= 0
+    config = GameConfig(15, 15, 5)
+    assert config.xy(line[0]) in {(4, 7), (8, 7)}  # the open four (compact moves)
+    # The same game with the worst move placed before O had anything: nothing to prove.
+    early = judge_games.Verdict(5, "X", "lost", 0, worst=(2, 10))
+    assert judge_games.prove_after_worst(record, early, nodes=20000, threes=2)[0] is None
+    # A record the rules cannot replay (a stone played twice) is not asked either.
+    bad = dict(record, moves=[[0, 0], [0, 0]] + moves[2:])
+    assert judge_games.prove_after_worst(bad, lost, nodes=20000, threes=2) is None
+    # A game the player won is not asked.
+    won = judge_games.judge_game(record, "engine2", ask)
+    assert judge_games.prove_after_worst(record, won, nodes=20000, threes=2) is None

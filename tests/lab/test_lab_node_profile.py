@@ -37,3 +37,17 @@ def test_tree_only_runs_no_plan_and_bad_options_are_usage_errors(capsys):
     with pytest.raises(SystemExit) as exc:
         node_profile.main(["--nodes", "0"])
     assert exc.value.code == 2
+
+
+def test_the_same_stones_under_renju_and_in_the_middle_of_a_larger_board():
+    from engine.mnk.board.rules import Rule
+
+    plain = node_profile.middle_games(3)
+    moved = node_profile.middle_games(3, Rule.RENJU, 20)
+    assert [name for name, _ in moved] == [name for name, _ in plain]
+    for (_, a), (_, b) in zip(plain, moved):
+        assert b.config.width == 20 and b.config.rule is Rule.RENJU
+        assert [b.config.xy(m) for m in b.history] == [(x + 2, y + 2) for x, y in map(a.config.xy, a.history)]
+    with pytest.raises(SystemExit) as exc:
+        node_profile.main(["--size", "9"])
+    assert exc.value.code == 2
