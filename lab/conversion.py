@@ -40,18 +40,10 @@ from collections import Counter
 from pathlib import Path
 
 from engine.api import open_engine, options_for
-from engine.mnk.board.rules import Board, GameConfig
+from engine.mnk.board.rules import GameConfig
 from engine.mnk.threats.solver import find_vcf
 from engine.search.limits import Limits
-from lab.judge_games import MATE, Judge, read_records, score
-
-
-def replay(config: GameConfig, moves) -> Board:
-    """The board after ``moves`` ([x, y] pairs, first player first)."""
-    board = Board(config)
-    for x, y in moves:
-        board.play(config.move(x, y))
-    return board
+from lab.judge_games import MATE, Judge, read_records, replay, score
 
 
 def _open_positions(rec: dict):

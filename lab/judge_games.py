@@ -157,9 +157,7 @@ def prove_after_worst(record: dict, verdict: Verdict, nodes: int, threes: int) -
     try:
         config = GameConfig(record["width"], record["height"], record.get("win_length", 5),
                             Rule.parse(record.get("rule", "freestyle")))
-        board = Board(config)
-        for x, y in record["moves"][:verdict.worst[0] + 1]:
-            board.play(config.move(x, y))
+        board = replay(config, record["moves"][:verdict.worst[0] + 1])
     except (GameError, KeyError, TypeError, ValueError):
         return None  # a record this project's rules cannot replay: nothing to ask
     if board.is_over:
@@ -184,6 +182,14 @@ def summary(verdicts: list[Verdict]) -> str:
         f"drew {sum(v.result == 'drew' for v in held)}, lost {sum(v.result == 'lost' for v in held)}",
     ]
     return "\n".join(lines)
+
+
+def replay(config: GameConfig, moves) -> Board:
+    """The board after ``moves`` ([x, y] pairs, first player first)."""
+    board = Board(config)
+    for x, y in moves:
+        board.play(config.move(x, y))
+    return board
 
 
 def read_records(paths):

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from engine.mnk.board.rules import Board, GameConfig
 from engine.mnk.threats.solver import find_vct
-from lab.conversion import replay
+from lab.judge_games import replay
 
 
 def board_of(position: dict) -> Board:
