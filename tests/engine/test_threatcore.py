@@ -120,7 +120,7 @@ def test_same_answers_as_python_under_renju(threes, deepen, nodes, monkeypatch):
 def test_same_answers_as_python_on_won_positions(monkeypatch):
     """The won positions of games against pela: long VCT lines, many transpositions."""
     positions = json.loads((ROOT / "data" / "conversion-15x15.json").read_text())
-    from lab.conversion import replay
+    from lab.judge_games import replay
     found = 0
     for position in positions[:45]:
         cfg = GameConfig(position["width"], position["height"], position["win_length"])

@@ -10,7 +10,7 @@ from engine.mnk.board.rules import GameConfig
 
 GUIDED = options_for(GameConfig(), "guided")
 
-from lab import conversion
+from lab import conversion, judge_games
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "conversion-15x15.json"
 
@@ -73,7 +73,7 @@ def test_shipped_positions_are_won_for_the_side_to_move_and_not_trivial():
     assert len(positions) >= 100
     for pos in positions[:20]:
         cfg = GameConfig(pos["width"], pos["height"], pos["win_length"])
-        board = conversion.replay(cfg, pos["moves"])
+        board = judge_games.replay(cfg, pos["moves"])
         assert pos["eval"].startswith("+M") and not board.is_over
         assert not board.winning_cells(board.to_move) and find_vcf(board, int(board.to_move), max_nodes=2000) is None
 
@@ -112,7 +112,7 @@ def test_shipped_blunders_are_open_positions_and_the_played_move_lets_a_line_thr
     assert len(positions) >= 100 and all(p["goal"] == "hold" for p in positions)
     for pos in positions[:30]:
         cfg = GameConfig(pos["width"], pos["height"], pos["win_length"])
-        board = conversion.replay(cfg, pos["moves"])
+        board = judge_games.replay(cfg, pos["moves"])
         assert not board.is_over and not pos["eval"].startswith("-M")
         assert not board.winning_cells(board.to_move) and not board.winning_cells(board.to_move.other)
         assert board.cells[cfg.padded(cfg.move(*pos["played"]))] == 0  # the move played in the game
