@@ -20,6 +20,13 @@ project's threat solver: after the player's worst move, does it prove the
 opponent's VCT (``--prove-threes`` threes, default 6, and NODES solver nodes),
 and in how much CPU time?  That tells a loss the root's checks could have seen
 from one beyond the solver.
+
+With ``--save-lost FILE``, those positions (after the worst move of each lost
+game, the opponent to move) are written to FILE as a JSON list in the format of
+``lab.solver_bench``, which then measures the solver on them:
+
+    python -m lab.judge_games --engine ... results.jsonl --save-lost lost.json
+    python -m lab.solver_bench lost.json --nodes 200000 --threes 6
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from engine.mnk.board.rules import Board, GameConfig, GameError, Rule
 from engine.mnk.threats.solver import find_vct
@@ -149,9 +157,10 @@ def judge_game(record: dict, player: str, ask) -> Verdict:
     return verdict
 
 
-def prove_after_worst(record: dict, verdict: Verdict, nodes: int, threes: int) -> tuple[list[int] | None, float] | None:
-    """The opponent's VCT after the player's worst move of a game it lost, by this project's
-    solver: ``(line or None, CPU seconds)``, or ``None`` when there is nothing to ask."""
+def after_worst(record: dict, verdict: Verdict) -> Board | None:
+    """The board after the player's worst move of a game it lost (the opponent to move), or
+    ``None``: a game not lost, without a worst move, over at once, or one this project's
+    rules cannot replay."""
     if verdict.result != "lost" or verdict.worst is None:
         return None
     try:
@@ -159,8 +168,27 @@ def prove_after_worst(record: dict, verdict: Verdict, nodes: int, threes: int) -
                             Rule.parse(record.get("rule", "freestyle")))
         board = replay(config, record["moves"][:verdict.worst[0] + 1])
     except (GameError, KeyError, TypeError, ValueError):
-        return None  # a record this project's rules cannot replay: nothing to ask
-    if board.is_over:
+        return None
+    return None if board.is_over else board
+
+
+def lost_position(record: dict, verdict: Verdict, source: str) -> dict | None:
+    """:func:`after_worst` as a ``lab.solver_bench`` position (``source`` names the records),
+    or ``None``."""
+    board = after_worst(record, verdict)
+    if board is None:
+        return None
+    config = board.config
+    return {"source": source, "game": verdict.game, "ply": verdict.worst[0], "width": config.width,
+            "height": config.height, "win_length": config.win_length, "rule": config.rule.value,
+            "moves": [list(m) for m in record["moves"][:verdict.worst[0] + 1]]}
+
+
+def prove_after_worst(record: dict, verdict: Verdict, nodes: int, threes: int) -> tuple[list[int] | None, float] | None:
+    """The opponent's VCT after the player's worst move of a game it lost, by this project's
+    solver: ``(line or None, CPU seconds)``, or ``None`` when there is nothing to ask."""
+    board = after_worst(record, verdict)
+    if board is None:
         return None
     started = time.process_time()
     line = find_vct(board, int(board.to_move), max_nodes=nodes, max_threes=threes)
@@ -228,16 +256,22 @@ def main(argv=None) -> int:
     ap.add_argument("--prove", type=int, metavar="NODES",
                     help="also ask our threat solver for the opponent's VCT after the worst move of each lost game")
     ap.add_argument("--prove-threes", type=int, default=6, help="threes of that VCT (default 6)")
+    ap.add_argument("--save-lost", metavar="FILE",
+                    help="write the position after the worst move of each lost game (lab.solver_bench's format)")
     args = ap.parse_args(argv)
     if args.prove is not None and (args.prove < 1 or args.prove_threes < 0):
         ap.error("--prove must be positive and --prove-threes at least 0")
     judge = Judge(args.engine, args.nodes)
     verdicts = []
+    lost = []
     try:
-        for rec in read_records(args.records):
+        for path, rec in ((p, r) for p in args.records for r in read_records([p])):
             size = (rec["width"], rec["height"])
             verdict = judge_game(rec, args.player, lambda moves: judge(moves, size))
             verdicts.append(verdict)
+            position = lost_position(rec, verdict, Path(path).parent.name) if args.save_lost else None
+            if position is not None:
+                lost.append(position)
             proof = None if args.prove is None else prove_after_worst(rec, verdict, args.prove, args.prove_threes)
             tail = ""
             if proof is not None:
@@ -248,6 +282,9 @@ def main(argv=None) -> int:
     finally:
         judge.close()
     print(summary(verdicts))
+    if args.save_lost:
+        Path(args.save_lost).write_text(json.dumps(lost) + "\n", encoding="utf-8")
+        print(f"{len(lost)} positions written to {args.save_lost}")
     return 0
 
 

@@ -25,37 +25,46 @@ import sys
 import time
 from pathlib import Path
 
-from engine.mnk.board.rules import Board, GameConfig
-from engine.mnk.threats.solver import find_vct
+from engine.mnk.board.rules import Board, GameConfig, Rule
+from engine.mnk.threats.solver import probe_vct
 from lab.judge_games import replay
 
 
 def board_of(position: dict) -> Board:
-    """The board of a conversion position (``moves`` as [x, y] pairs, first player first)."""
-    return replay(GameConfig(position["width"], position["height"], position["win_length"]), position["moves"])
+    """The board of a position (``moves`` as [x, y] pairs, first player first; ``rule``
+    freestyle when absent)."""
+    config = GameConfig(position["width"], position["height"], position["win_length"],
+                        Rule.parse(position.get("rule", "freestyle")))
+    return replay(config, position["moves"])
 
 
 def prove_all(positions: list[dict], ms: float | None, nodes: int, threes: int, out=None) -> dict:
-    """Run the VCT on every position; return ``{"proved", "positions", "cpu", "signature", "lines"}``.
+    """Run the VCT on every position; return ``{"proved", "refuted", "positions", "cpu",
+    "signature", "lines"}``.
 
     ``ms`` bounds each run by wall time (``None``: only the ``nodes`` budget).
-    ``lines`` holds each position's winning line (compact moves) or ``None``.
+    ``lines`` holds each position's winning line (compact moves) or ``None``; ``refuted``
+    counts the searches that ended within their budget without a win (printed ``none``, where
+    a budget that ran out prints ``-``).
     """
     lines: list[list[int] | None] = []
+    refuted = 0
     cpu0 = time.process_time()
     for i, position in enumerate(positions):
         board = board_of(position)
         start = time.monotonic()
         deadline = None if ms is None else start + ms / 1000.0
-        line = find_vct(board, int(board.to_move), deadline=deadline, max_nodes=nodes, max_threes=threes)
+        line, finished = probe_vct(board, int(board.to_move), deadline=deadline, max_nodes=nodes, max_threes=threes)
         lines.append(line)
+        refuted += line is None and finished
         if out is not None:
             took = time.monotonic() - start
-            print(f"{i:4d} {position.get('eval', '?'):>6} {'proved' if line else '-':6} {took:6.2f}s "
+            verdict = "proved" if line else "none" if finished else "-"
+            print(f"{i:4d} {position.get('eval', '?'):>6} {verdict:6} {took:6.2f}s "
                   f"{len(line) if line else 0:3d} plies", file=out, flush=True)
     cpu = time.process_time() - cpu0
     signature = hashlib.sha256(json.dumps(lines).encode()).hexdigest()[:8]
-    return {"proved": sum(1 for line in lines if line), "positions": len(lines), "cpu": cpu,
+    return {"proved": sum(1 for line in lines if line), "refuted": refuted, "positions": len(lines), "cpu": cpu,
             "signature": signature, "lines": lines}
 
 
@@ -76,8 +85,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     positions = positions[: args.first] if args.first is not None else positions
     result = prove_all(positions, args.ms, args.nodes, args.threes, out=sys.stdout)
-    print(f"proved {result['proved']} of {result['positions']}; cpu {result['cpu']:.2f} s; "
-          f"signature {result['signature']}")
+    print(f"proved {result['proved']} of {result['positions']}, no win within the threes in "
+          f"{result['refuted']}; cpu {result['cpu']:.2f} s; signature {result['signature']}")
     return 0
 
 

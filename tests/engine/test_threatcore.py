@@ -80,7 +80,7 @@ def _random_cases(seed: int, count: int, configs=FREESTYLE_CASES):
 
 
 @native
-@pytest.mark.parametrize("threes,deepen,nodes", [(-1, False, 3000), (1, False, 250), (2, False, 1500), (3, True, 1500)],
+@pytest.mark.parametrize("threes,deepen,nodes", [(-1, False, 3000), (1, False, 150), (2, False, 1500), (3, True, 1500)],
                          ids=["vcf", "vct1", "vct2", "deepen3"])
 @pytest.mark.slow
 def test_same_answers_as_python_on_random_positions(threes, deepen, nodes, monkeypatch):

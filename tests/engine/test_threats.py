@@ -694,10 +694,9 @@ def test_three_moves_match_brute_force(cfg, stones):
 
 
 def test_vct_deepens_one_three_at_a_time():
-    # From a game against pela (15x15, X to move): X wins with two threes starting (9, 2).
-    # Allowed three threes from the start, the depth-first search used to spend more than
-    # 100,000 solver nodes in hopeless branches without finding it; deepening finds it in
-    # about 20,000.
+    # From a game against pela (15x15, X to move): X wins with three threes starting (9, 2)
+    # (with two, whose second three does not build on the line's stones, it is no longer
+    # searched).  Deepening returns the line with the fewest threes whatever the bound above it.
     cfg = GameConfig.square(15, 5)
     moves = [(6, 8), (6, 7), (5, 7), (5, 8), (7, 6), (7, 7), (6, 6), (4, 6), (8, 7), (9, 6), (8, 9), (8, 10),
              (8, 5), (8, 4), (9, 8), (10, 9), (8, 8), (8, 6), (7, 10), (6, 11), (9, 5), (7, 5), (10, 8), (7, 8),
@@ -707,8 +706,66 @@ def test_vct_deepens_one_three_at_a_time():
         b.play(cfg.move(x, y))
     before = snapshot(b)
     assert solver.find_vcf(b, X) is None
-    line = solver.find_vct(b, X, max_nodes=30000, max_threes=3)
+    line = solver.find_vct(b, X, max_nodes=300_000, max_threes=3)
     assert snapshot(b) == before
     assert line is not None and line[0] == cfg.move(9, 2)
-    assert solver.find_vct(b, X, max_nodes=30000, max_threes=2) == line
-    assert solver.find_vct(b, X, max_nodes=30000, max_threes=1) is None
+    assert solver.find_vct(b, X, max_nodes=300_000, max_threes=5) == line
+    assert solver.probe_vct(b, X, max_nodes=300_000, max_threes=2) == (None, True)
+
+
+@pytest.mark.parametrize("cfg", [GameConfig(15, 15, 5), GameConfig(11, 9, 4), GameConfig(12, 12, 5, Rule.CARO)],
+                         ids=lambda c: c.label)
+def test_three_candidates_related_to_the_line(cfg):
+    # With the line's stones given, a three's cell must share a live window holding K-3 stones
+    # of the attacker with one of them; without, every such window counts.
+    rng = random.Random(4)
+    k = cfg.win_length
+    compared = 0
+    for _ in range(20):
+        b = random_position(cfg, rng, 24, X)
+        st = LineState(cfg, b.cells)
+        geom = st.geom
+        mine = [c for c in geom.board_cells if b.cells[c] == X]
+        related = rng.sample(mine, min(3, len(mine)))
+        expect = set()
+        for w, win in enumerate(geom.windows):
+            if st.cnt[X][w] == k - 3 and st.cnt[O][w] == 0 and any(c in related for c in win):
+                expect.update(c for c in win if b.cells[c] == 0)
+        got = st.three_candidates(X, related)
+        assert got == sorted(expect)
+        assert set(got) <= set(st.three_candidates(X))
+        compared += bool(expect) and set(got) != set(st.three_candidates(X))
+    assert compared >= 3  # the restriction did drop candidates somewhere
+
+
+@pytest.mark.slow
+def test_vct_threes_after_the_first_build_on_the_line():
+    # Every attacker move of a found line after its first is a four, a block of the
+    # defender's four, or a three in a live window holding a stone the line played before it.
+    cfg = GameConfig(15, 15, 5)
+    rng = random.Random(6)
+    k = cfg.win_length
+    checked = 0
+    for _ in range(80):
+        a = rng.choice((X, O))
+        b = random_position(cfg, rng, 26, a)
+        if b.winning_cells(Player(1)) or b.winning_cells(Player(2)) or solver.find_vcf(b, a, max_nodes=5000):
+            continue
+        line = solver.find_vct(b, a, max_nodes=20000, max_threes=3)
+        if line is None or len(line) < 5:
+            continue
+        checked += 1
+        st = LineState(cfg, b.cells)
+        played = []
+        for i, m in enumerate(line[:-1]):
+            c = cfg.padded(m)
+            if i % 2 == 0:
+                builds = any(st.cnt[a][w] == k - 3 and st.cnt[3 - a][w] == 0
+                             and any(x in played for x in st.geom.windows[w]) for w in st.geom.cell_windows[c])
+                blocks = bool(st.completing(3 - a))  # the defender's four, stopped (any threat may do it)
+                st.place(c, a)
+                assert not i or builds or blocks or st.completing(a), (str(b), line, i)  # a three or a four
+                played.append(c)
+            else:
+                st.place(c, 3 - a)
+    assert checked >= 3

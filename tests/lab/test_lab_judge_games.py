@@ -90,3 +90,39 @@ def test_our_solver_is_asked_for_the_opponents_win_after_the_worst_move():
     # A game the player won is not asked.
     won = judge_games.judge_game(record, "engine2", ask)
     assert judge_games.prove_after_worst(record, won, nodes=20000, threes=2) is None
+
+
+def test_lost_positions_are_saved_for_the_solver_bench(tmp_path):
+    # The position after the worst move of a lost game, in lab.solver_bench's format: the
+    # bench replays it and finds the opponent to move with the win the open three allowed.
+    moves = [[0, 0], [5, 7], [0, 2], [6, 7], [0, 4], [7, 7], [0, 6], [8, 7], [0, 8], [9, 7]]
+    record = dict(_record(5, 1, "engine2", moves, opening=0), rule="freestyle")
+
+    def ask(seen):
+        return "0" if len(seen) < 7 else "+M1" if len(seen) % 2 else "-M1"
+
+    lost = judge_games.judge_game(record, "engine1", ask)
+    position = judge_games.lost_position(record, lost, "seed-5")
+    assert position["moves"] == moves[:7] and (position["ply"], position["source"]) == (6, "seed-5")
+    assert judge_games.lost_position(record, judge_games.judge_game(record, "engine2", ask), "x") is None
+    from lab.solver_bench import board_of, prove_all
+    assert board_of(position).to_move == 2
+    assert prove_all([position], None, 20000, 2)["proved"] == 1
+
+
+@pytest.mark.slow
+def test_save_lost_on_the_command_line(tmp_path):
+    moves = [[0, 0], [5, 7], [0, 2], [6, 7], [0, 4], [7, 7], [0, 6], [8, 7], [0, 8], [9, 7]]
+    run = tmp_path / "seed-7"
+    run.mkdir()
+    (run / "results.jsonl").write_text(json.dumps(_record(1, 1, "engine2", moves)) + "\n"
+                                       + json.dumps(_record(2, 1, "engine1", moves)) + "\n")
+    out_file = tmp_path / "lost.json"
+    judge = f"{sys.executable} {FAKE_BRAIN} --eval-mate-from 7"
+    out = subprocess.run([sys.executable, "-m", "lab.judge_games", "--engine", judge, "--nodes", "10",
+                          str(run / "results.jsonl"), "--save-lost", str(out_file)],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    saved = json.loads(out_file.read_text())
+    assert [(p["source"], p["game"]) for p in saved] == [("seed-7", 1)]  # game 2 was won
+    assert "1 positions written" in out.stdout

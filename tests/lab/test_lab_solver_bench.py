@@ -20,6 +20,8 @@ def test_proves_a_known_win_and_not_a_quiet_position():
     won = json.loads(DATA.read_text())[QUICK_WIN]
     result = solver_bench.prove_all([won, QUIET], ms=None, nodes=15000, threes=3)
     assert result["proved"] == 1 and result["positions"] == 2
+    assert result["refuted"] == 1  # the quiet position: no win, and the search said so in budget
+    assert solver_bench.prove_all([QUIET], ms=None, nodes=1, threes=3)["refuted"] == 0  # budget out
     line, none = result["lines"]
     assert none is None
     # Replaying the line leaves the defender lost: after every reply the attacker has a VCF.
@@ -51,7 +53,7 @@ def test_command_line(tmp_path, capsys):
     f.write_text(json.dumps([json.loads(DATA.read_text())[QUICK_WIN], QUIET]))
     assert solver_bench.main([str(f), "--nodes", "15000"]) == 0
     out = capsys.readouterr().out
-    assert "proved 1 of 2" in out and "signature" in out
+    assert "proved 1 of 2, no win within the threes in 1" in out and "signature" in out
     assert solver_bench.main([str(tmp_path / "missing.json"), "--ms", "10"]) == 2
     with pytest.raises(SystemExit):
         solver_bench.main([str(f)])  # no bound at all is refused

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Sequence
+from typing import Collection, Sequence
 
 import numpy as np
 
@@ -433,8 +433,11 @@ class LineState:
         return out
 
 
-    def three_candidates(self, p: int) -> list[int]:
-        """Empty padded cells in live windows holding ``K-3`` stones of ``p`` (where threes are made)."""
+    def three_candidates(self, p: int, related: Collection[int] = ()) -> list[int]:
+        """Empty padded cells in live windows holding ``K-3`` stones of ``p`` (where threes are made).
+
+        With ``related`` cells (stones of ``p``) and K >= 4, only windows holding one of them count.
+        """
         k = self.k
         if k < 3:
             return []
@@ -444,7 +447,9 @@ class LineState:
         geom = self.geom
         windows, cw = geom.windows, geom.cell_windows
         near = None
-        if target == 0:
+        if related and target > 0:
+            sources = related
+        elif target == 0:
             # Every empty window qualifies for K=3: only cells next to stones matter.
             near = set(neighbourhood(geom, cells))
             sources = near
@@ -465,12 +470,13 @@ class LineState:
             found &= near
         return sorted(found)
 
-    def threes(self, p: int) -> list[tuple[int, list[int]]]:
+    def threes(self, p: int, related: Collection[int] = ()) -> list[tuple[int, list[int]]]:
         """``(cell, double-threat moves after it)`` for every three of ``p``: a move that is no
-        four but gives ``p`` a double-threat move."""
+        four but gives ``p`` a double-threat move (only those :meth:`three_candidates` gives
+        for ``related``)."""
         out = []
         had = bool(self.completing(p))
-        for c in self.allowed(p, self.three_candidates(p)):
+        for c in self.allowed(p, self.three_candidates(p, related)):
             self.place(c, p)
             try:
                 if not (self.completing(p) if had else self.new_completions(c, p)):

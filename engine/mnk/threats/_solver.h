@@ -163,6 +163,9 @@ struct S {
     uint64_t *fb_key;   /* renju: the memory of black's forbidden points (FB_BITS slots) */
     unsigned char *fb_val;
     uint64_t fb_salt;   /* changes with every s_load, so a new position forgets the old */
+    unsigned char *seq; /* seq[c]: c holds a stone the attacker played in the line being searched */
+    int nseq;
+    uint64_t seq_key;   /* those cells' keys, folded into the VCT failure set's keys */
     int *pool[POOL_MAX]; /* free vector buffers of POOL_CAP ints */
     int npool;
 };
@@ -683,6 +686,9 @@ static Line *and_step(S *s, int a, int m, const int *replies, int nr, int depth,
     int d = 3 - a;
     Line *line = NULL;
     place(s, m, a);
+    s->seq[m]++;
+    s->nseq++;
+    s->seq_key ^= s->g->zob[2 * m + d - 1];
     for (int i = 0; i < nr; i++) {
         place(s, replies[i], d);
         Line *sub = threes < 0 ? vcf(s, a, depth + 1) : vct(s, a, depth + 1, threes);
@@ -695,6 +701,9 @@ static Line *and_step(S *s, int a, int m, const int *replies, int nr, int depth,
             free(sub);
         }
     }
+    s->seq_key ^= s->g->zob[2 * m + d - 1];
+    s->nseq--;
+    s->seq[m]--;
     take(s, m);
     return line;
 }
@@ -814,14 +823,21 @@ done:
     iv_free(s, &fresh);
 }
 
-/* LineState.threes, restricted to `only` when only >= 0 (other cells would be discarded). */
+/* LineState.threes, restricted to `only` when only >= 0 (other cells would be discarded), and
+ * once the line being searched holds stones of p (s->seq), to the windows holding one of them. */
 static int threes_of(S *s, int p, int only, Three **out) {
     const GeomObject *g = s->g;
     int k = s->k, target = k - 3, n = 0, cap = 0;
     IVec cand = {0}, w = {0}, base = {0};
     *out = NULL;
+    int related = s->nseq > 0;
     for (int wi = next_window_with(s, p, target, 0); wi >= 0; wi = next_window_with(s, p, target, wi + 1)) {
         const int *win = g->win + wi * k;
+        if (related) {
+            int j = 0;
+            while (j < k && !s->seq[win[j]]) j++;
+            if (j == k) continue;
+        }
         for (int j = 0; j < k; j++)
             if (s->cells[win[j]] == 0 && (only < 0 || win[j] == only) && !iv_push(s, &cand, win[j])) goto done;
     }
@@ -890,6 +906,7 @@ static Line *vct(S *s, int a, int depth, int threes_left) {
     found = vcf(s, a, depth);
     if (found || s->aborted || threes_left <= 0) goto done;
     uint64_t key = s->hash;
+    key ^= (s->seq_key << 1) | (s->seq_key >> 63);  /* which threes count depends on the line */
     if (hs_has(&s->failed_vct, key, threes_left)) goto done;
     completing(s, d, &w);
     int stopper = -1;
@@ -970,17 +987,19 @@ static int s_alloc(S *s, const GeomObject *g) {
         s->hot[p] = malloc(sizeof(int) * (size_t)nw);
         s->hotpos[p] = malloc(sizeof(int) * (size_t)nw);
     }
+    s->seq = calloc((size_t)g->npad, 1);
     if (s->renju) {
         s->fb_key = calloc((size_t)1 << FB_BITS, sizeof(uint64_t));
         s->fb_val = calloc((size_t)1 << FB_BITS, 1);
         if (!s->fb_key || !s->fb_val) return 0;
     }
-    return s->cells && s->cnt[1] && s->cnt[2] && s->hot[1] && s->hot[2] && s->hotpos[1] && s->hotpos[2];
+    return s->cells && s->seq && s->cnt[1] && s->cnt[2] && s->hot[1] && s->hot[2] && s->hotpos[1] && s->hotpos[2];
 }
 
 static void s_release(S *s) {
     if (s->cells) free(s->cells - s->g->margin);
     for (int p = 1; p <= 2; p++) { free(s->cnt[p]); free(s->hot[p]); free(s->hotpos[p]); }
+    free(s->seq);
     free(s->fb_key);
     free(s->fb_val);
     hs_free(&s->failed);
