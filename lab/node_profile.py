@@ -34,6 +34,7 @@ from engine.mnk.bench import positions as bench_positions
 from engine.mnk.tree.options import MnkOptions
 from engine.mnk.board.rules import MAX_SIDE, Board, GameConfig, Rule
 from engine.search.limits import Limits
+from lab.judge_games import replay
 
 BLUNDERS = Path(__file__).resolve().parent.parent / "data" / "blunders-15x15.json"
 SEED = 20240601
@@ -51,13 +52,7 @@ def middle_games(count: int, rule: Rule = Rule.FREESTYLE, size: int = 15) -> lis
             break
         if 14 <= len(pos["moves"]) <= 40 and (pos["width"], pos["height"], pos["win_length"]) == (15, 15, 5):
             stones.append((f"game{pos['game']}-ply{pos['ply']}", pos["moves"]))
-    out = []
-    for name, moves in stones:
-        board = Board(cfg)
-        for x, y in moves:
-            board.play(cfg.move(x + shift, y + shift))
-        out.append((name, board))
-    return out
+    return [(name, replay(cfg, [(x + shift, y + shift) for x, y in moves])) for name, moves in stones]
 
 
 def _cumulative(stats: pstats.Stats, suffix: str, name: str) -> float:
