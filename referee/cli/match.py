@@ -209,8 +209,8 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--empty-board", action="store_true", help="start every game on the empty board "
                                                               "(the same as --random-opening 0)")
     o.add_argument("--seed", type=any_int, default=None,
-                   help="seed of the random openings (default: drawn at random and printed; give it "
-                        "back to replay the same openings)")
+                   help="seed of the random openings and of the built-in random mover's moves (default: "
+                        "drawn at random and printed; give it back to replay the same openings)")
     o.add_argument("--transform", action="store_true",
                    help="also play each opening in its symmetric images: the 8 of a square m,n,k board (4 "
                         "of a rectangle), the 4 that keep the Reversi start; both games of a pair share one")

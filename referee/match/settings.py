@@ -34,8 +34,9 @@ class MatchSettings:
     first: int = 1
     openings: tuple[tuple[int, ...], ...] = ()
     random_plies: int | tuple[int, int] = 0  # a count, or (lo, hi): a count per pair
-    #: Seed of the random openings; ``None``: :func:`run_match` takes the one recorded in a
-    #: resumed match, or draws one (printed and recorded, so that ``seed=`` repeats the match).
+    #: Seed of the random openings and of the built-in random mover; ``None``: :func:`run_match`
+    #: takes the one recorded in a resumed match, or draws one for random openings (printed and
+    #: recorded, so that ``seed=`` repeats the match).
     seed: int | None = None
     concurrency: int = 1
     out_dir: str | None = None

@@ -121,4 +121,4 @@ class Tournament:
         return GameJob(game=game, specs=(self.specs[i], self.specs[j]), first=self.first_of(game), config=s.config,
                        tc=s.tc, opening=tuple(self.opening_of(game)), seed=s.seed if s.seeded else None,
                        about_wait=(about_wait[i], about_wait[j]), log_io=s.log_io and s.out_dir is not None,
-                       adjudication=s.adjudication)
+                       adjudication=s.adjudication, mover_seed=s.seed)

@@ -56,7 +56,9 @@ class GameJob:
     frozen dataclasses, so the job pickles whatever the game); ``first`` says which
     of them plays the first colour; ``opening`` holds the game's move ints placed
     beforehand; ``seed`` is what the record keeps as the match's
-    random-opening seed (``None``: the openings were not random).
+    random-opening seed (``None``: the openings were not random);
+    ``mover_seed`` repeats the built-in random mover's moves, with the game and
+    the side (``None``: they are not repeatable).
     ``about_wait[i]`` is False for an engine known not to answer ``ABOUT``
     (the game need not wait for it); ``log_io`` asks for the I/O log and the
     engines' stderr; ``adjudication`` when the referee declares a draw.
@@ -72,6 +74,7 @@ class GameJob:
     about_wait: tuple[bool, bool] = (True, True)
     log_io: bool = False
     adjudication: Adjudication = Adjudication()
+    mover_seed: int | None = None
 
 
 @dataclass
@@ -148,11 +151,10 @@ def play_job(job: GameJob, *, stop: threading.Event | None = None, hooks: GameHo
             now = time.monotonic()
             for spec, path, tag, wait in zip(job.specs, paths, TAGS, job.about_wait):
                 kept = pool.take(spec) if pool is not None and spec.is_process else None
-                # the random mover repeats its moves for the match's seed, the game and the side
                 seats.append(kept or open_seat(
                     spec, job.config, log=log, stderr_path=path, registry=registry, stop=stop, tag=tag, log_t0=now,
                     about_wait=wait, input_fn=hooks.input_fn, output=hooks.output, show_board=hooks.show_board,
-                    seed=None if job.seed is None else f"{job.seed}/{job.game}/{tag}"))
+                    seed=None if job.mover_seed is None else f"{job.mover_seed}/{job.game}/{tag}"))
             on_start = None if hooks.on_start is None else \
                 (lambda: hooks.on_start((seats[0].name, seats[1].name)))
             result = play_game(seats, game=job.game, first=job.first, config=job.config, tc=job.tc,

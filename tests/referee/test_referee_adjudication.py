@@ -61,3 +61,15 @@ def test_a_match_appends_one_pgn_record_a_game(tmp_path):
     for rec, r in zip(records, sorted(outcome.results, key=lambda r: r.game)):
         assert f'[Termination "{r.termination}"]' in rec
         assert r.termination in ("line", "draw_after") and len(r.moves) <= 12
+
+
+def test_the_random_mover_repeats_its_moves_for_a_seed_on_fixed_openings():
+    # No random openings: the seed still fixes the random mover's moves, so a match with a person
+    # or a script against it can be replayed
+    def moves(seed):
+        settings = MatchSettings(config=GameConfig(7, 7, 4), games=2, display="none", seed=seed)
+        outcome = run_match(EngineSpec.parse("random"), EngineSpec.parse("random"), settings)
+        return [r.moves for r in sorted(outcome.results, key=lambda r: r.game)]
+
+    assert moves(11) == moves(11)
+    assert moves(11) != moves(12)

@@ -466,7 +466,7 @@ def test_help_describes_the_real_defaults():
     text = " ".join(build_parser().format_help().split())
     assert "python -m protocol" not in text
     assert "a missing ENGINE is this project's engine: pbrain-mcts, or nboard-mcts for --game reversi" in text
-    assert "seed of the random openings (default: drawn at random and printed" in text
+    assert "seed of the random openings and of the built-in random mover's moves (default: drawn at random" in text
     assert "2-4 random stones near the centre" in text and "--empty-board" in text
     assert "'moves' = one line per move and the final board (the default otherwise)" in text
     assert "'undo'" in text and "Ctrl-D" in text and "exit status" in text
