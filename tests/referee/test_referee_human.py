@@ -200,6 +200,7 @@ def test_a_person_sees_one_board_a_turn_is_untimed_and_gets_no_eta():
     from referee.match.settings import MatchSettings
     from referee.seats.spec import EngineSpec
 
+    # The seed fixes the random mover's replies too: neither takes the cell typed next
     answers = iter(["3 3", "3 4", "resign", "0 0"])
 
     def ask(prompt):
