@@ -164,9 +164,7 @@ def after_worst(record: dict, verdict: Verdict) -> Board | None:
     if verdict.result != "lost" or verdict.worst is None:
         return None
     try:
-        config = GameConfig(record["width"], record["height"], record.get("win_length", 5),
-                            Rule.parse(record.get("rule", "freestyle")))
-        board = replay(config, record["moves"][:verdict.worst[0] + 1])
+        board = replay(config_of(record), record["moves"][:verdict.worst[0] + 1])
     except (GameError, KeyError, TypeError, ValueError):
         return None
     return None if board.is_over else board
@@ -210,6 +208,13 @@ def summary(verdicts: list[Verdict]) -> str:
         f"drew {sum(v.result == 'drew' for v in held)}, lost {sum(v.result == 'lost' for v in held)}",
     ]
     return "\n".join(lines)
+
+
+def config_of(record: dict) -> GameConfig:
+    """The game of a referee record or a ``lab.solver_bench`` position (``win_length`` 5 and
+    freestyle when absent)."""
+    return GameConfig(record["width"], record["height"], record.get("win_length", 5),
+                      Rule.parse(record.get("rule", "freestyle")))
 
 
 def replay(config: GameConfig, moves) -> Board:

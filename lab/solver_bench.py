@@ -25,17 +25,15 @@ import sys
 import time
 from pathlib import Path
 
-from engine.mnk.board.rules import Board, GameConfig, Rule
+from engine.mnk.board.rules import Board
 from engine.mnk.threats.solver import probe_vct
-from lab.judge_games import replay
+from lab.judge_games import config_of, replay
 
 
 def board_of(position: dict) -> Board:
     """The board of a position (``moves`` as [x, y] pairs, first player first; ``rule``
     freestyle when absent)."""
-    config = GameConfig(position["width"], position["height"], position["win_length"],
-                        Rule.parse(position.get("rule", "freestyle")))
-    return replay(config, position["moves"])
+    return replay(config_of(position), position["moves"])
 
 
 def prove_all(positions: list[dict], ms: float | None, nodes: int, threes: int, out=None) -> dict:
