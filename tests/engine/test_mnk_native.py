@@ -351,6 +351,50 @@ def test_dropping_root_moves_after_a_search_keeps_the_order_and_the_statistics()
     assert res.move not in drop
 
 
+def test_moves_the_plan_beside_the_tree_proves_lost_leave_the_root_before_the_plan_ends(monkeypatch):
+    """``root_thread``: each proof of a lost move reaches the tree between two slices, not
+    when the whole plan is done (which, under a threat, is near the end of the turn)."""
+    from engine.mnk.tree import engine as engine_module
+
+    board = board_of(C15, [(7, 7, 1), (7, 8, 2), (8, 8, 1)])
+    told = threading.Event()
+
+    def plan_that_never_finishes(board, moves, deadline, share, stop=None, on_losing=None, **_):
+        on_losing(moves[:5])
+        told.set()
+        stop.wait(5.0)  # the tree's search ends it: set when the search stops
+        return roottactics.RootPlan()
+
+    monkeypatch.setattr(engine_module, "plan_root", plan_that_never_finishes)
+    eng = Engine(C15, GUIDED.with_values({"root.thread": True}), seed=1)
+    first = native()
+    first.set_root(board)
+    lost = first.root_moves()[:5]
+    res = eng.search(board, Limits(deadline=time.monotonic() + 0.3))
+    assert told.is_set() and res.move not in lost
+    assert not set(lost) & set(eng.tree.root_moves())
+    assert len(eng.tree.root_moves()) == len(first.root_moves()) - 5
+
+
+def test_losing_news_waits_for_a_move_that_stands():
+    """The plan tells no proven-lost move while no other move stands, so a tree beside it
+    is never left with only lost moves by the news alone."""
+    from engine.mnk.threats.roottactics import LOSING, OPEN, SAFE, _LosingNews
+
+    heard = []
+    news = _LosingNews(heard.append)
+    news(1, LOSING)
+    assert heard == []
+    news(2, OPEN)
+    assert heard == [[1]]
+    news(3, LOSING)
+    assert heard == [[1], [3]]
+    news(2, LOSING)  # a later pass proves the open move lost: nothing stands now
+    assert heard == [[1], [3]]
+    news(4, SAFE)
+    assert heard == [[1], [3], [2]]
+
+
 @pytest.mark.slow
 def test_the_root_threat_search_on_its_own_thread_prunes_the_root_and_plays_wins():
     """``root_thread``: the plan runs beside the C tree; its losing moves leave the root,

@@ -414,3 +414,14 @@ def test_the_engine_checks_the_move_it_is_about_to_play_when_the_plan_left_it_op
     made.clear()
     MnkEngine(CFG, options, seed=0).search(board, Limits(nodes=200))
     assert made == []
+
+
+def test_plan_root_tells_the_moves_it_proves_lost_once_another_move_stands():
+    heard: list[list[int]] = []
+    plan = plan_root(fork_position(), [m(10, 2), m(7, 7)], None, 0.15, on_losing=heard.append)
+    assert heard == [[m(10, 2)]] and plan.losing == [m(10, 2)]
+    # O has an open four: every move of X loses, so none is told (and none dropped).
+    heard.clear()
+    b = board_of(FAR_X, [(5, 7), (6, 7), (7, 7), (8, 7)])
+    plan = plan_root(b, [m(10, 2), m(4, 7)], None, 0.15, on_losing=heard.append)
+    assert heard == [] and plan.losing == []

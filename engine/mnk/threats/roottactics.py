@@ -41,7 +41,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ...search.choice import choose
 from ..board.rules import EMPTY, Board
@@ -111,6 +111,7 @@ def plan_root(
     threat_nodes: int = 200_000,
     threat_share: float = THREAT_SHARE,
     stop: threading.Event | None = None,
+    on_losing: Callable[[list[int]], None] | None = None,
 ) -> RootPlan:
     """Run the root threat search on ``board`` (side to move to play one of ``moves``).
 
@@ -124,7 +125,10 @@ def plan_root(
     left (if more than ``share``), and the moves whose check ran out of budget
     are checked again with growing budgets while that time lasts.
     ``stop``, once set, ends it early (between solver calls; a plan cut short
-    drops nothing).
+    drops nothing).  ``on_losing``, if given, is told the moves proven to lose as
+    the checks prove them, once some other move has been found safe or left open
+    (so that a tree searching beside the plan can drop them at once, and never
+    every move); the plan's ``losing`` still lists them all.
     ``threes`` bounds the own VCT; ``reply_threes`` and ``reply_nodes`` the
     opponent's VCT looked for after each move.  With a deadline the own VCT
     is bounded by time alone; without one by :data:`OWN_VCT_NODES`.
@@ -174,6 +178,8 @@ def plan_root(
                 check_deadline = max(check_deadline, time.monotonic() + left * threat_share)
             else:
                 checks["max_nodes"] = max(reply_nodes, threat_nodes // 4)
+    if on_losing is not None:
+        checks["on_verdict"] = _LosingNews(on_losing)
     verdicts = classify_moves(board, moves, deadline=check_deadline, stop=stop, **checks)
     if threatened and deadline is not None:
         _recheck_open(board, verdicts, check_deadline, checks, stop)
@@ -243,6 +249,27 @@ def _stopped(stop: threading.Event | None) -> bool:
     return stop is not None and stop.is_set()
 
 
+class _LosingNews:
+    """A :func:`classify_moves` ``on_verdict`` that passes the moves proven to lose on to
+    ``tell`` while some other move stands (found safe, or left open and not proven lost
+    since), holding them back until one does."""
+
+    def __init__(self, tell: Callable[[list[int]], None]) -> None:
+        self.tell = tell
+        self.held: list[int] = []
+        self.standing: set[int] = set()
+
+    def __call__(self, move: int, verdict: str) -> None:
+        if verdict == LOSING:
+            self.standing.discard(move)  # an open move a later pass proved lost
+            self.held.append(move)
+        elif verdict in (SAFE, OPEN):
+            self.standing.add(move)
+        if self.standing and self.held:
+            news, self.held = self.held, []
+            self.tell(news)
+
+
 def _recheck_open(board: Board, verdicts: dict[int, str], deadline: float, checks: dict,
                   stop: threading.Event | None = None) -> None:
     """Check the moves left open (budget spent) again with growing budgets until ``deadline``.
@@ -276,6 +303,7 @@ def classify_moves(
     move_seconds: float | None = None,
     deepen: bool = False,
     stop: threading.Event | None = None,
+    on_verdict: Callable[[int, str], None] | None = None,
 ) -> dict[int, str]:
     """Whether the opponent has a forced win after each of ``moves`` of the side to move.
 
@@ -289,6 +317,8 @@ def classify_moves(
     with 1, 2, ... ``max_threes`` threes (as :func:`find_vct`) instead of all
     of them at once.  Occupied, off-board and repeated entries are dropped.
     Once ``stop`` is set, the moves not checked yet are :data:`UNCHECKED`.
+    ``on_verdict(move, verdict)``, if given, hears each checked move's verdict as it is
+    reached (not the :data:`UNCHECKED` ones).
     """
     verdicts: dict[int, str] = {}
     if board.is_over:
@@ -306,26 +336,34 @@ def classify_moves(
             continue
         c = cfg.padded(m)
         if st.wins_at(c, s):
-            verdicts[m] = SAFE  # it wins at once
-            continue
-        st.place(c, s)
-        try:
-            if st.completing(o):
-                verdict = LOSING  # the opponent completes a line now
-            else:
-                limit = deadline
-                if move_seconds is not None:
-                    mine = time.monotonic() + move_seconds
-                    limit = mine if limit is None else min(limit, mine)
-                try:
-                    won = _solve(st, o, max_nodes, limit, threes=max(0, max_threes), deepen=deepen)
-                    verdict = SAFE if won is None else LOSING
-                except _Abort:
-                    verdict = OPEN
-        finally:
-            st.take(c)
+            verdict = SAFE  # it wins at once
+        else:
+            verdict = _check(st, c, s, o, deadline, max_nodes, max_threes, move_seconds, deepen)
         verdicts[m] = verdict
+        if on_verdict is not None:
+            on_verdict(m, verdict)
     return verdicts
+
+
+def _check(st: LineState, c: int, s: int, o: int, deadline: float | None, max_nodes: int, max_threes: int,
+           move_seconds: float | None, deepen: bool) -> str:
+    """:func:`classify_moves`' verdict on side ``s`` playing the padded cell ``c`` of ``st``
+    (which it does not win with at once); ``st`` is restored."""
+    st.place(c, s)
+    try:
+        if st.completing(o):
+            return LOSING  # the opponent completes a line now
+        limit = deadline
+        if move_seconds is not None:
+            mine = time.monotonic() + move_seconds
+            limit = mine if limit is None else min(limit, mine)
+        try:
+            won = _solve(st, o, max_nodes, limit, threes=max(0, max_threes), deepen=deepen)
+        except _Abort:
+            return OPEN
+        return SAFE if won is None else LOSING
+    finally:
+        st.take(c)
 
 
 def losing_moves(

@@ -8,6 +8,7 @@ the tree, or beside the C tree on a second thread.
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 from dataclasses import replace
@@ -228,10 +229,11 @@ class MnkEngine:
         return state
 
     def _plan(self, board: Board, moves: list[int], deadline: float | None, beside_tree: bool = False,
-              stop: threading.Event | None = None) -> RootPlan:
+              stop: threading.Event | None = None,
+              on_losing: Callable[[list[int]], None] | None = None) -> RootPlan:
         """:func:`engine.mnk.threats.roottactics.plan_root` of the root ``moves`` on a copy of ``board``
         with this engine's budgets; ``beside_tree``: with :data:`THREAD_SHARE` of the time
-        (it runs on its own thread) instead of the root's share."""
+        (it runs on its own thread) instead of the root's share.  ``on_losing`` as ``plan_root``'s."""
         work = board.copy()  # the solvers set and clear stones in place; the caller's board stays untouched
         budgets = self.options.budgets(fast_solver(self.config))
         share = dict(share=THREAD_SHARE, threat_share=THREAD_SHARE) if beside_tree else dict(share=budgets.root_share)
@@ -239,6 +241,7 @@ class MnkEngine:
             work, moves, deadline, **share,
             threes=budgets.root_threes, reply_threes=self.options.root.reply_threes,
             reply_nodes=budgets.reply_nodes, threat_threes=budgets.threat_threes, stop=stop,
+            on_losing=on_losing,
         )
 
     def _search_beside_tactics(self, board: Board, limits: Limits, stop: threading.Event | None,
@@ -246,9 +249,10 @@ class MnkEngine:
         """The C tree's search with :func:`engine.mnk.threats.roottactics.plan_root` on a second thread.
 
         Both spend their time in C with the interpreter lock released, so they run on two
-        cores.  When the plan arrives, the moves it proves lost leave the root (the tree
-        keeps what it learnt of the others); a forced win it finds ends the search and is
-        played.  A plan still running when the tree stops is told to stop and, if it cannot
+        cores.  The moves the plan proves lost leave the root as soon as it proves them,
+        between two slices of the tree's search (the tree keeps what it learnt of the
+        others), and the rest of its verdicts when it arrives; a forced win it finds ends
+        the search and is played.  A plan still running when the tree stops is told to stop and, if it cannot
         answer within :data:`PLAN_JOIN_S`, left to finish alone (its deadline bounds it).
         """
         tree = self._tree
@@ -258,10 +262,12 @@ class MnkEngine:
         position = board.copy()
         halt = threading.Event()
         box: list[RootPlan | BaseException] = []
+        proven_lost: queue.SimpleQueue[list[int]] = queue.SimpleQueue()
 
         def plan() -> None:
             try:
-                box.append(self._plan(position, moves, limits.deadline, beside_tree=True, stop=halt))
+                box.append(self._plan(position, moves, limits.deadline, beside_tree=True, stop=halt,
+                                      on_losing=proven_lost.put))
             except BaseException as exc:  # noqa: BLE001 - raised again on the search's thread
                 box.append(exc)
 
@@ -274,6 +280,8 @@ class MnkEngine:
             if last and not box:
                 halt.set()
                 thread.join(PLAN_JOIN_S)
+            while not proven_lost.empty():
+                tree.drop_root_moves(proven_lost.get())
             if applied or not box:
                 return False
             applied = True
