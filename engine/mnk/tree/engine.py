@@ -252,8 +252,9 @@ class MnkEngine:
         cores.  The moves the plan proves lost leave the root as soon as it proves them,
         between two slices of the tree's search (the tree keeps what it learnt of the
         others), and the rest of its verdicts when it arrives; a forced win it finds ends
-        the search and is played.  A plan still running when the tree stops is told to stop and, if it cannot
-        answer within :data:`PLAN_JOIN_S`, left to finish alone (its deadline bounds it).
+        the search and is played.  A plan still running when the tree stops is told to
+        stop and, if it cannot answer within :data:`PLAN_JOIN_S`, left to finish alone
+        (its deadline bounds it).
         """
         tree = self._tree
         # Both read here: the tree changes as soon as it searches, and the caller may reuse
