@@ -1,6 +1,7 @@
-"""``referee``: the entry point.  ``referee check ...``, ``referee script ...`` and ``referee report ...``
-go to their commands (:mod:`referee.cli.check`, :mod:`referee.cli.script`,
-:mod:`referee.cli.report_page`); anything else is a match (:mod:`referee.cli.match`)."""
+"""``referee``: the entry point.  ``referee check ...``, ``referee script ...``, ``referee report ...``
+and ``referee summary ...`` go to their commands (:mod:`referee.cli.check`, :mod:`referee.cli.script`,
+:mod:`referee.cli.report_page`, :mod:`referee.cli.summary`); anything else is a match
+(:mod:`referee.cli.match`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from typing import Sequence
 __all__ = ["main", "SUBCOMMANDS"]
 
 #: The subcommands and their modules, imported only when used (a match needs neither).
-SUBCOMMANDS = {"check": "referee.cli.check", "script": "referee.cli.script", "report": "referee.cli.report_page"}
+SUBCOMMANDS = {"check": "referee.cli.check", "script": "referee.cli.script", "report": "referee.cli.report_page",
+               "summary": "referee.cli.summary"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -5,6 +5,7 @@ with ``--game reversi``, Reversi (8x8 by default) between two NBoard engines.
     referee check ...      (engine conformance check, referee.cli.check)
     referee script ...     (scripted protocol session, referee.cli.script)
     referee report DIR     (the match report DIR/report.html again, referee.cli.report_page)
+    referee summary DIR... (matches recorded in several folders as one, referee.cli.summary)
 
 Each ENGINE is one command line as a single string (split like a shell would,
 but run without a shell), or ``human`` (``human:NAME``).  A missing ENGINE is
@@ -128,7 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
             "and win length; or Reversi between NBoard engines (--game reversi, 8x8 by default). The referee keeps its own board and clock, gives every game a "
             "verdict, and ends with wins/draws/losses, Elo, LOS and (optionally) an SPRT. Also: "
             "'referee check ENGINE' (protocol conformance checks), 'referee script FILE "
-            "ENGINE' (replay a scripted session) and 'referee report DIR' (the match report page)."),
+            "ENGINE' (replay a scripted session), 'referee report DIR' (the match report page) and "
+            "'referee summary DIR...' (matches recorded in several folders, summarised as one)."),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
