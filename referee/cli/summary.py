@@ -17,17 +17,13 @@ from typing import Sequence
 from referee.match.output import endings_text, summary_text
 from referee.match.records import read_results
 from referee.match.settings import RESULTS_FILE, MatchOutcome
+from referee.match.pentanomial import Pairs
 from referee.match.stats import Tally
-from referee.games.verdicts import Termination
+from referee.games.verdicts import was_played
 from referee.play.result import GameResult
 from referee.report.info import ReportInfo, colours_of, config_of_record
 
 __all__ = ["main", "build_parser", "pooled"]
-
-#: Added to the game numbers of each further folder, so that no pair spans two folders
-#: (even, and beyond any match's length).
-_GAME_OFFSET = 10_000_000
-
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``referee summary`` option parser."""
@@ -44,29 +40,24 @@ class SummaryError(ValueError):
     """A folder that cannot be pooled with the others (its message says why)."""
 
 
-def _scored(records: Sequence[dict]) -> list[GameResult]:
-    """The games of ``records`` that count: not interrupted, not abandoned."""
-    skip = (Termination.INTERRUPTED.value, Termination.ABANDONED.value)
-    return [GameResult.from_json(obj) for obj in records if obj.get("termination") not in skip]
-
-
 def pooled(dirs: Sequence[str | Path]) -> tuple[MatchOutcome, list[tuple[str, MatchOutcome]]]:
     """All the games of the matches in ``dirs`` as one outcome, and each folder's own.
 
     Raises :class:`SummaryError` when a folder holds no match, a tournament, or other
     engines than the first folder.
     """
-    total = MatchOutcome(Tally())
+    if not dirs:
+        raise SummaryError("no folder given")
     each: list[tuple[str, MatchOutcome]] = []
     names: tuple[str, str] | None = None
-    for k, d in enumerate(dirs):
+    for d in dirs:
         path = Path(d) / RESULTS_FILE
         if not path.is_file():
             raise SummaryError(f"{d} holds no {RESULTS_FILE}: not the folder of a match played with --out")
         records = read_results(path)
         if not ReportInfo.from_results(records).is_match:
             raise SummaryError(f"{d} holds a tournament (three engines or more): summarise it with referee report")
-        games = _scored(records)
+        games = [GameResult.from_json(obj) for obj in records if was_played(obj.get("termination"))]
         if not games:
             raise SummaryError(f"{path} holds no finished game")
         own = MatchOutcome(Tally())
@@ -77,8 +68,12 @@ def pooled(dirs: Sequence[str | Path]) -> tuple[MatchOutcome, list[tuple[str, Ma
                 raise SummaryError(f"{d}: game {r.game} is {r.engine1} against {r.engine2}, "
                                    f"not {names[0]} against {names[1]} as in {dirs[0]}")
             own.count(r)
-            total.count(dataclasses.replace(r, game=r.game + k * _GAME_OFFSET))
         each.append((str(d), own))
+    # The folders' sums: each folder paired its own games, so no pair spans two of them.
+    outcomes = [o for _, o in each]
+    tally = Tally(*(sum(getattr(o.tally, f.name) for o in outcomes) for f in dataclasses.fields(Tally)))
+    pairs = Pairs([sum(c) for c in zip(*(o.pairs.counts for o in outcomes))])
+    total = MatchOutcome(tally, [r for o in outcomes for r in o.results], *names, pairs=pairs)
     return total, each
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["Termination", "FAULTS", "NORMAL"]
+__all__ = ["Termination", "FAULTS", "NORMAL", "was_played"]
 
 
 class Termination(str, enum.Enum):
@@ -47,3 +47,9 @@ FAULTS = frozenset({
     Termination.ILLEGAL_MOVE, Termination.FORBIDDEN, Termination.BAD_OUTPUT, Termination.TIMEOUT,
     Termination.CRASH, Termination.START_FAILED,
 })
+
+
+def was_played(termination: str | None) -> bool:
+    """Does a recorded game with this ``termination`` (its ``results.jsonl`` value) count as
+    played: neither interrupted nor abandoned (see :class:`Termination`)?"""
+    return termination not in (Termination.INTERRUPTED.value, Termination.ABANDONED.value)

@@ -20,7 +20,7 @@ from typing import Sequence
 
 from referee.errors import MatchError
 from referee.games import rules_for
-from referee.games.verdicts import Termination
+from referee.games.verdicts import was_played
 from referee.match.records import read_results
 from referee.match.settings import COMMAND_FILE, RESULTS_FILE, MatchSettings
 from referee.match.tournament import Tournament
@@ -74,7 +74,7 @@ def _prior_results(settings: MatchSettings, layout: Tournament) -> dict[int, Gam
                 layout.record_fields(obj["game"]).get("engine_numbers"):
             raise MatchError(f"{path}: game {obj['game']} was played by other engines: resume with the same "
                              f"engines, --games, --rounds and --gauntlet{_repeat_hint(settings.out_dir)}")
-        if obj.get("termination") not in (Termination.INTERRUPTED.value, Termination.ABANDONED.value):
+        if was_played(obj.get("termination")):
             out[obj["game"]] = GameResult.from_json(obj)
     return out
 
