@@ -25,7 +25,8 @@ mode; ``--option`` sets engine options by key, as the brain's
 the judge about the position after the move: a forced loss for the opponent
 (``-M``) means the win was kept.  Blunder positions (``"goal": "hold"``) are
 kept when the judge does not see a forced win for the opponent after the move.
-It prints the count kept and how the
+It prints a line per position (the move and the judge's verdict, to compare two
+builds position by position), then the count kept and how the
 searches ended (``vct``: the root threat search proved the win itself).
 ``data/conversion-15x15.json`` holds the 137 positions docs/RESULTS.md's figures use.
 The judging brain is not part of this project (docs/TUNING.md).
@@ -38,6 +39,7 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import TextIO
 
 from engine.api import open_engine, options_for
 from engine.mnk.board.rules import GameConfig
@@ -118,19 +120,26 @@ def kept(position: dict, verdict: str | None) -> bool:
     return s == -MATE
 
 
-def run(positions: list[dict], ask, options, ms: int, seed: int = 1, threads: int = 1) -> tuple[int, Counter]:
+def run(positions: list[dict], ask, options, ms: int, seed: int = 1, threads: int = 1,
+        out: TextIO | None = None) -> tuple[int, Counter]:
     """(in how many positions the engine's move kept the goal, how its searches ended);
-    ``threads`` as the brain's ``--threads``."""
+    ``threads`` as the brain's ``--threads``.  With ``out``, a line per position goes
+    there (its index, game and ply, the move, how the search ended, the judge's verdict,
+    ``kept`` or ``lost``), so two builds can be compared position by position."""
     held = 0
     reasons: Counter = Counter()
-    for pos in positions:
+    for i, pos in enumerate(positions):
         cfg = GameConfig(pos["width"], pos["height"], pos["win_length"])
         board = replay(cfg, pos["moves"])
         result = open_engine(cfg, options, seed=seed, threads=threads).search(board, Limits.movetime(ms))
         reasons[result.reason] += 1
-        after = pos["moves"] + [list(cfg.xy(result.move))]
-        if kept(pos, ask(after, (cfg.width, cfg.height))):
-            held += 1
+        x, y = cfg.xy(result.move)
+        verdict = ask(pos["moves"] + [[x, y]], (cfg.width, cfg.height))
+        good = kept(pos, verdict)
+        held += good
+        if out is not None:
+            print(f"{i:4d}  game {pos.get('game', '?')!s:>4} ply {pos.get('ply', '?')!s:>3}  move {x},{y}  "
+                  f"{result.reason:8}  judge {verdict}  {'kept' if good else 'lost'}", file=out, flush=True)
     return held, reasons
 
 
@@ -162,7 +171,7 @@ def main(argv=None) -> int:
             positions = json.loads(Path(args.positions).read_text(encoding="utf-8"))
             values = dict(o.split("=", 1) for o in args.option)
             options = options_for(GameConfig(), "guided", values)
-            held, reasons = run(positions, judge, options, args.ms, threads=args.threads)
+            held, reasons = run(positions, judge, options, args.ms, threads=args.threads, out=sys.stdout)
             ends = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items()))
             print(f"kept the goal in {held} of {len(positions)} positions ({100 * held / max(1, len(positions)):.1f} %); searches ended: {ends}")
     finally:

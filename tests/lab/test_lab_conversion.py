@@ -1,5 +1,6 @@
 """lab/conversion.py: finding won positions in records and checking the engine keeps them."""
 
+import io
 import json
 from pathlib import Path
 
@@ -57,8 +58,13 @@ def test_run_counts_moves_that_keep_the_win():
 
     kept, reasons = conversion.run([won, won], judge, GUIDED, ms=100)
     assert kept == 2 and sum(reasons.values()) == 2
-    kept, _ = conversion.run([won], lambda m, s: "+M1", GUIDED, ms=100)
+    lines = io.StringIO()
+    kept, _ = conversion.run([dict(won, game=7, ply=6)], lambda m, s: "+M1", GUIDED, ms=100, out=lines)
     assert kept == 0  # the judge says the opponent wins now: the win was not kept
+    # One line for the position: where it came from, the move played, the verdict.
+    [line] = lines.getvalue().splitlines()
+    assert line.split()[:5] == ["0", "game", "7", "ply", "6"]
+    assert ("move 6,4" in line or "move 2,4" in line) and line.endswith("judge +M1  lost")
     # With two threads (the root threat search beside the C tree): the same verdicts.
     kept, reasons = conversion.run([won, won], judge, GUIDED, ms=300, threads=2)
     assert kept == 2 and sum(reasons.values()) == 2
@@ -101,15 +107,12 @@ def test_hold_positions_are_kept_unless_the_opponent_then_has_a_forced_win():
     assert conversion.kept({}, "-M5") and not conversion.kept({}, "-400")  # the default goal: win
 
 
-BLUNDERS = DATA.parent / "blunders-15x15.json"
-
-
-@pytest.mark.skipif(not BLUNDERS.exists(), reason="blunder positions not present")
-def test_shipped_blunders_are_open_positions_and_the_played_move_lets_a_line_through():
+@pytest.mark.parametrize("name, count", [("blunders-15x15.json", 161), ("blunders-rapfi-15x15.json", 46)])
+def test_shipped_blunders_are_open_positions_and_the_played_move_lets_a_line_through(name, count):
     from engine.mnk.board.rules import GameConfig
 
-    positions = json.loads(BLUNDERS.read_text())
-    assert len(positions) >= 100 and all(p["goal"] == "hold" for p in positions)
+    positions = json.loads((DATA.parent / name).read_text())
+    assert len(positions) == count and all(p["goal"] == "hold" for p in positions)
     for pos in positions[:30]:
         cfg = GameConfig(pos["width"], pos["height"], pos["win_length"])
         board = judge_games.replay(cfg, pos["moves"])

@@ -57,3 +57,18 @@ def test_command_line(tmp_path, capsys):
     assert solver_bench.main([str(tmp_path / "missing.json"), "--ms", "10"]) == 2
     with pytest.raises(SystemExit):
         solver_bench.main([str(f)])  # no bound at all is refused
+
+
+@pytest.mark.parametrize("name", ["lost-20x20.json", "lost-rapfi-15x15.json"])
+def test_shipped_lost_positions_are_open_and_some_are_proved_on_a_small_budget(name):
+    # Positions after a lost game's worst move (lab.judge_games --save-lost): the game goes on,
+    # the opponent of the player who moved last is to move, and the solver finds its win in
+    # a few of them on 20,000 nodes (the judge saw a forced win in every one).
+    positions = json.loads((DATA.parent / name).read_text())
+    assert len(positions) >= 40
+    for pos in positions:
+        board = solver_bench.board_of(pos)
+        assert not board.is_over and len(pos["moves"]) == pos["ply"] + 1
+        assert pos["source"].startswith("seed-")
+    result = solver_bench.prove_all(positions[:20], ms=None, nodes=20000, threes=6)
+    assert result["proved"] >= 2
