@@ -694,9 +694,9 @@ def test_three_moves_match_brute_force(cfg, stones):
 
 
 def test_vct_deepens_one_three_at_a_time():
-    # From a game against pela (15x15, X to move): X wins with three threes starting (9, 2)
-    # (with two, whose second three does not build on the line's stones, it is no longer
-    # searched).  Deepening returns the line with the fewest threes whatever the bound above it.
+    # From a game against pela (15x15, X to move): X wins starting (9, 2), with two threes when
+    # the second need not build on the line's stones (the second half of a run searches every
+    # three), with three when it must.  Deepening returns the same line whatever the bound above it.
     cfg = GameConfig.square(15, 5)
     moves = [(6, 8), (6, 7), (5, 7), (5, 8), (7, 6), (7, 7), (6, 6), (4, 6), (8, 7), (9, 6), (8, 9), (8, 10),
              (8, 5), (8, 4), (9, 8), (10, 9), (8, 8), (8, 6), (7, 10), (6, 11), (9, 5), (7, 5), (10, 8), (7, 8),
@@ -710,7 +710,8 @@ def test_vct_deepens_one_three_at_a_time():
     assert snapshot(b) == before
     assert line is not None and line[0] == cfg.move(9, 2)
     assert solver.find_vct(b, X, max_nodes=300_000, max_threes=5) == line
-    assert solver.probe_vct(b, X, max_nodes=300_000, max_threes=2) == (None, True)
+    assert solver.probe_vct(b, X, max_nodes=300_000, max_threes=2) == (line, True)
+    assert solver.probe_vct(b, X, max_nodes=300_000, max_threes=1) == (None, True)
 
 
 @pytest.mark.parametrize("cfg", [GameConfig(15, 15, 5), GameConfig(11, 9, 4), GameConfig(12, 12, 5, Rule.CARO)],
@@ -741,7 +742,8 @@ def test_three_candidates_related_to_the_line(cfg):
 @pytest.mark.slow
 def test_vct_threes_after_the_first_build_on_the_line():
     # Every attacker move of a found line after its first is a four, a block of the
-    # defender's four, or a three in a live window holding a stone the line played before it.
+    # defender's four, or a three in a live window holding a stone the line played before it
+    # (a run without deepening: a deepening run's second half searches every three).
     cfg = GameConfig(15, 15, 5)
     rng = random.Random(6)
     k = cfg.win_length
@@ -751,14 +753,16 @@ def test_vct_threes_after_the_first_build_on_the_line():
         b = random_position(cfg, rng, 26, a)
         if b.winning_cells(Player(1)) or b.winning_cells(Player(2)) or solver.find_vcf(b, a, max_nodes=5000):
             continue
-        line = solver.find_vct(b, a, max_nodes=20000, max_threes=3)
+        try:
+            line = solver._solve(LineState(cfg, b.cells), a, 20000, None, threes=3)
+        except solver._Abort:
+            continue
         if line is None or len(line) < 5:
             continue
         checked += 1
         st = LineState(cfg, b.cells)
         played = []
-        for i, m in enumerate(line[:-1]):
-            c = cfg.padded(m)
+        for i, c in enumerate(line[:-1]):
             if i % 2 == 0:
                 builds = any(st.cnt[a][w] == k - 3 and st.cnt[3 - a][w] == 0
                              and any(x in played for x in st.geom.windows[w]) for w in st.geom.cell_windows[c])

@@ -168,6 +168,7 @@ struct S {
     uint64_t seq_key;   /* those cells' keys, folded into the VCT failure set's keys */
     int *pool[POOL_MAX]; /* free vector buffers of POOL_CAP ints */
     int npool;
+    int every_three;    /* the run's second half: threes anywhere, not only on the line's stones */
 };
 
 static void oom(S *s) { s->aborted = 2; }
@@ -824,13 +825,14 @@ done:
 }
 
 /* LineState.threes, restricted to `only` when only >= 0 (other cells would be discarded), and
- * once the line being searched holds stones of p (s->seq), to the windows holding one of them. */
+ * once the line being searched holds stones of p (s->seq), to the windows holding one of them
+ * (unless s->every_three). */
 static int threes_of(S *s, int p, int only, Three **out) {
     const GeomObject *g = s->g;
     int k = s->k, target = k - 3, n = 0, cap = 0;
     IVec cand = {0}, w = {0}, base = {0};
     *out = NULL;
-    int related = s->nseq > 0;
+    int related = s->nseq > 0 && !s->every_three;
     for (int wi = next_window_with(s, p, target, 0); wi >= 0; wi = next_window_with(s, p, target, wi + 1)) {
         const int *win = g->win + wi * k;
         if (related) {
@@ -1047,12 +1049,38 @@ static void s_begin(S *s, long long max_nodes, double seconds) {
     hs_clear(&s->failed_vct);
 }
 
+/* VCTs of 1, 2, ... `threes` threes (0: only 0) until one wins or the budget is spent. */
+static Line *s_deepen(S *s, int attacker, int threes) {
+    Line *line = NULL;
+    for (int t = threes > 0 ? 1 : 0; t <= threes && !line && !s->aborted; t++) line = vct(s, attacker, 0, t);
+    return line;
+}
+
 /* One solver run for `attacker`: VCF when threes < 0, else VCT with up to `threes`
- * threes (1, 2, ... on one budget when `deepen`).  The caller checks s->aborted. */
+ * threes (1, 2, ... on one budget when `deepen`).  The caller checks s->aborted.
+ *
+ * Deepening with two threes or more spends half the budget (nodes and time) on lines whose
+ * threes after the first build on the line's own stones (threes_of), then the rest on lines
+ * with every three: the first finds most wins fast, the second the wins whose threes lie
+ * elsewhere, which the first never sees (solver_bench on data/lost-rapfi-15x15.json, and
+ * "Strength" in docs/RESULTS.md).  The first half's failures are forgotten: they hold for
+ * its narrower search only. */
 static Line *s_run(S *s, int attacker, int threes, int deepen) {
     if (threes < 0) return vcf(s, attacker, 0);
     if (!deepen) return vct(s, attacker, 0, threes);
-    Line *line = NULL;
-    for (int t = threes > 0 ? 1 : 0; t <= threes && !line && !s->aborted; t++) line = vct(s, attacker, 0, t);
+    if (threes < 2) return s_deepen(s, attacker, threes);
+    long long max_nodes = s->max_nodes;
+    double deadline = s->deadline;
+    s->max_nodes = max_nodes / 2;
+    if (deadline >= 0) s->deadline = now_seconds() + (deadline - now_seconds()) / 2;
+    Line *line = s_deepen(s, attacker, threes);
+    s->max_nodes = max_nodes;
+    s->deadline = deadline;
+    if (line || s->aborted == 2) return line;
+    s->aborted = 0;
+    hs_clear(&s->failed_vct);
+    s->every_three = 1;
+    line = s_deepen(s, attacker, threes);
+    s->every_three = 0;
     return line;
 }

@@ -44,7 +44,7 @@ class _Abort(Exception):
 class _Budget:
     """Node and time budget of one solver run."""
 
-    __slots__ = ("nodes", "max_nodes", "deadline", "failed", "failed_vct", "line", "line_key")
+    __slots__ = ("nodes", "max_nodes", "deadline", "failed", "failed_vct", "line", "line_key", "every_three")
 
     def __init__(self, max_nodes: int, deadline: float | None) -> None:
         self.nodes = 0
@@ -54,6 +54,7 @@ class _Budget:
         self.failed_vct: set[tuple[int, int]] = set()  # (key, threes allowed) without a VCT
         self.line: list[int] = []  # the attacker's stones of the line being searched
         self.line_key = 0  # their cells' keys (of the defender's colour), see vct_key
+        self.every_three = False  # threes anywhere, not only on the line's stones (see _solve)
 
     def tick(self) -> None:
         """Count one solver node; raise :class:`_Abort` once the budget is spent."""
@@ -158,7 +159,9 @@ def _vct(st: LineState, a: int, budget: _Budget, depth: int, threes_left: int) -
     could have been played first, and searching every such order is what
     made deep VCTs too dear.  Fours stay free.  It proves about twice as many
     lost games' wins within the root probe's budget (docs/RESULTS.md), at
-    the price of the lines whose later threes do not touch the line's stones.
+    the price of the lines whose later threes do not touch the line's stones;
+    a deepening run (:func:`_solve`) searches those with the second half of
+    its budget (``budget.every_three``).
     """
     budget.tick()
     d = 3 - a
@@ -183,7 +186,7 @@ def _vct(st: LineState, a: int, budget: _Budget, depth: int, threes_left: int) -
     for m, _, replies in st.four_options(a):
         if stoppers is None or m in stoppers:
             branches.append((m, replies, 0))
-    for m, dm in st.threes(a, budget.line):
+    for m, dm in st.threes(a, () if budget.every_three else budget.line):
         if stoppers is not None and m not in stoppers:
             continue
         replies = _threat_replies(st, a, m, dm)
@@ -286,6 +289,29 @@ def _solve(
         return _vcf(st, a, budget, 0)
     if not deepen:
         return _vct(st, a, budget, 0, threes)
+    if threes < 2:
+        return _deepen(st, a, budget, threes)
+    # Half the budget for lines whose later threes build on the line's stones (see _vct),
+    # the rest for lines with every three, as the C solver's s_run: the narrow search finds
+    # most wins fast, the broad one those whose threes lie elsewhere.  The narrow search's
+    # failures hold for it only, and are forgotten.
+    budget.max_nodes = int(max_nodes) // 2
+    if deadline is not None:
+        budget.deadline = time.monotonic() + (deadline - time.monotonic()) / 2
+    try:
+        line = _deepen(st, a, budget, threes)
+    except _Abort:
+        line = None
+    if line is not None:
+        return line
+    budget.max_nodes, budget.deadline = max_nodes, deadline
+    budget.failed_vct.clear()
+    budget.every_three = True
+    return _deepen(st, a, budget, threes)
+
+
+def _deepen(st: LineState, a: int, budget: _Budget, threes: int) -> list[int] | None:
+    """VCTs of 1, 2, ... ``threes`` threes (0: only 0) on ``budget`` until one wins."""
     for t in range(1, threes + 1) if threes > 0 else (0,):
         line = _vct(st, a, budget, 0, t)
         if line is not None:
