@@ -257,6 +257,7 @@ static PyTypeObject GeomType = {
 
 #include "board/_renju.h"
 #include "threats/_solver.h"
+#include "threats/_pns.h"
 #include "tree/_tree.h"
 #include "tree/_tree_knowledge.h"
 #include "tree/_tree_search.h"
@@ -266,23 +267,28 @@ static PyTypeObject GeomType = {
 /* Python entry point.                                                       */
 
 PyDoc_STRVAR(solve_doc,
-"solve(geometry, cells, attacker, max_nodes, seconds, threes, deepen) -> (status, line)\n\n"
+"solve(geometry, cells, attacker, max_nodes, seconds, threes, search) -> (status, line)\n\n"
 "Threat search (freestyle, or renju when the geometry says so) on the padded `cells` (not\n"
 "modified) for `attacker` (1 or 2) to move.\n"
-"threes < 0: VCF (solver._vcf); otherwise VCT (solver._vct) with that many threes, or with\n"
-"1, 2, ... threes on one budget when `deepen` (threats.find_vct).  `seconds`: time left, or\n"
-"None.  status 1: won, line = padded cells; 0: no win found; -1: budget spent.");
+"threes < 0: VCF (solver._vcf); otherwise VCT with up to that many threes, `search` being\n"
+"0 depth first (solver._vct), 1 deepening (1, 2, ... threes) or 2 by proof numbers (solver._pns).\n"
+"`seconds`: time left, or None.  status 1: won, line = padded cells; 0: no win found;\n"
+"-1: budget spent.");
 
 static PyObject *solve(PyObject *self, PyObject *args) {
     PyObject *geom_obj, *cells_obj, *seconds_obj;
-    int attacker, threes, deepen;
+    int attacker, threes, search;
     long long max_nodes;
-    if (!PyArg_ParseTuple(args, "O!OiLOip", &GeomType, &geom_obj, &cells_obj, &attacker, &max_nodes,
-                          &seconds_obj, &threes, &deepen))
+    if (!PyArg_ParseTuple(args, "O!OiLOii", &GeomType, &geom_obj, &cells_obj, &attacker, &max_nodes,
+                          &seconds_obj, &threes, &search))
         return NULL;
     GeomObject *g = (GeomObject *)geom_obj;
     if (attacker != 1 && attacker != 2) {
         PyErr_SetString(PyExc_ValueError, "attacker must be 1 or 2");
+        return NULL;
+    }
+    if (search < SEARCH_DEPTH_FIRST || search > SEARCH_BEST_FIRST) {
+        PyErr_SetString(PyExc_ValueError, "search must be 0, 1 or 2");
         return NULL;
     }
     if (g->k < 4) {
@@ -323,7 +329,7 @@ static PyObject *solve(PyObject *self, PyObject *args) {
     Line *line = NULL;
     Py_BEGIN_ALLOW_THREADS
     s_begin(&s, max_nodes, seconds);
-    line = s_run(&s, attacker, threes, deepen);
+    line = s_run(&s, attacker, threes, search);
     Py_END_ALLOW_THREADS
 
     if (s.aborted == 2) {

@@ -209,7 +209,7 @@ def test_probe_vct_tells_a_proof_of_no_win_from_a_budget_run_out():
 
 def test_losing_moves_deepens_and_bounds_each_move_in_time():
     b = fork_position()
-    safe, losing, _ = losing_moves(b, [m(7, 7), m(10, 2)], max_threes=2, deepen=True)
+    safe, losing, _ = losing_moves(b, [m(7, 7), m(10, 2)], max_threes=2, best_first=True)
     assert safe == [m(7, 7)] and losing == [m(10, 2)]
     # A per-move time of zero aborts every check: aborted checks count as safe.
     safe, losing, _ = losing_moves(b, [m(7, 7), m(10, 2)], max_threes=2, move_seconds=0.0)
@@ -238,7 +238,7 @@ def test_classify_moves_tells_proofs_from_budgets_run_out():
 
     b = fork_position()
     moves = [m(7, 7), m(10, 2), m(7, 7), m(5, 7)]  # a repeat and an occupied cell are dropped
-    assert classify_moves(b, moves, max_threes=2, deepen=True) == {m(7, 7): SAFE, m(10, 2): LOSING}
+    assert classify_moves(b, moves, max_threes=2, best_first=True) == {m(7, 7): SAFE, m(10, 2): LOSING}
     # One solver node settles nothing after the block, but the ignoring move leaves O a
     # completion-free VCT, which also needs more than one node: both stay open.
     assert classify_moves(b, moves, max_nodes=1, max_threes=2) == {m(7, 7): OPEN, m(10, 2): OPEN}
@@ -254,7 +254,7 @@ def test_open_checks_are_settled_by_growing_passes():
     b = fork_position()
     before = list(b.cells)
     verdicts = {m(7, 7): OPEN, m(10, 2): OPEN, m(8, 8): SAFE}
-    checks = dict(max_nodes=1, max_threes=2, deepen=True, move_seconds=0.001)
+    checks = dict(max_nodes=1, max_threes=2, best_first=True, move_seconds=0.001)
     _recheck_open(b, verdicts, time.monotonic() + 5.0, checks)
     assert verdicts == {m(7, 7): SAFE, m(10, 2): LOSING, m(8, 8): SAFE}
     assert b.cells == before and checks["max_nodes"] == 1  # the caller's budgets are not changed
@@ -392,22 +392,27 @@ def test_the_engine_checks_the_move_it_is_about_to_play_when_the_plan_left_it_op
             made.append(self)
 
     monkeypatch.setattr(mnk_engine, "BestMoveCheck", Recorded)
-    # The plan's checks: a first pass that settles only what loses at once, and 5 % of the
-    # turn for the passes after it, too little for the slower wins of O.
+    # The plan's checks settle only what loses at once; the moves they did not prove lost are
+    # left open (a slower solver or a shorter turn leaves them so), for the tree to choose among.
     monkeypatch.setattr(roottactics, "THREAT_CHECK_MIN_S", 1e-6)
     monkeypatch.setattr(roottactics, "THREAT_CHECK_FACTOR", 0.0)
-    monkeypatch.setattr(roottactics, "THREAT_SHARE", 0.05)
+    plan_root = mnk_engine.plan_root
+
+    def leaving_open(*args, **kwargs):
+        plan = plan_root(*args, **kwargs)
+        plan.open = [m for m in args[1] if m not in plan.losing]
+        return plan
+
+    monkeypatch.setattr(mnk_engine, "plan_root", leaving_open)
     guided = MnkOptions.guided()
     options = replace(guided, root=replace(guided.root, budgets=FAST_SOLVER_BUDGETS._replace(root_share=0.05)))
-    # X to move, O threatening: a few moves are safe, most lose to O's VCT at once, and the
-    # blocks that lose need a deeper search (after (8, 3) O's VCT takes about 70 ms).
+    # X to move, O threatening: a few moves are safe, most lose to O's VCT at once.
     board = Board(CFG)
     for x, y in THREATENED_GAME:
         board.play(CFG.move(x, y))
     result = MnkEngine(CFG, options, seed=0).search(board, Limits(deadline=time.monotonic() + 1.0))
     (check,) = made
-    # The plan's checks were too short to settle the moves that do not lose at once; the
-    # tree's choices among them were checked, and none proven lost was played.
+    # The tree's choices among the moves left open were checked, and none proven lost was played.
     assert check.verdicts
     assert check.verdicts.get(result.move) != roottactics.LOSING
     # A search without a deadline (reproducible from its seed) checks nothing more.

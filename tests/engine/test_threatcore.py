@@ -4,7 +4,7 @@ For the same node budget the two must give the same answer: the same winning
 line, the same "no win", and running out of budget at the same node.  That is
 checked on random positions of several sizes and win lengths and on the won
 positions of ``data/conversion-15x15.json``, for the VCF, the VCT at fixed
-three counts and the deepening VCT, under freestyle and under renju (where black's
+three counts, the deepening VCT and the best-first (proof-number) one, under freestyle and under renju (where black's
 completions are exactly five and its forbidden points are no moves, no threats and no
 defences).  (The semantics themselves are checked
 against brute force in tests/test_threats.py, which runs on the C solver for
@@ -48,14 +48,14 @@ def test_extension_is_built_where_a_compiler_is_at_hand():
     assert solver.USE_NATIVE or os.environ.get("MNK_PURE_PYTHON")
 
 
-def _both(st: LineState, a: int, nodes: int, threes: int, deepen: bool, monkeypatch) -> tuple:
+def _both(st: LineState, a: int, nodes: int, threes: int, search: int, monkeypatch) -> tuple:
     """(C answer, Python answer); an answer is the line, None, or "abort"."""
     out = []
     for use in (True, False):
         monkeypatch.setattr(solver, "USE_NATIVE", use)
         before = list(st.cells), st.hash
         try:
-            out.append(solver._solve(st, a, nodes, None, threes=threes, deepen=deepen))
+            out.append(solver._solve(st, a, nodes, None, threes=threes, search=search))
         except solver._Abort:
             out.append("abort")
         assert (list(st.cells), st.hash) == before  # the state is left as it was
@@ -80,14 +80,16 @@ def _random_cases(seed: int, count: int, configs=FREESTYLE_CASES):
 
 
 @native
-@pytest.mark.parametrize("threes,deepen,nodes", [(-1, False, 3000), (1, False, 150), (2, False, 1500), (3, True, 1500)],
-                         ids=["vcf", "vct1", "vct2", "deepen3"])
+@pytest.mark.parametrize("threes,search,nodes", [(-1, solver.DEPTH_FIRST, 3000), (1, solver.DEPTH_FIRST, 150),
+                                                (2, solver.DEPTH_FIRST, 1500), (3, solver.DEEPENING, 1500),
+                                                (3, solver.BEST_FIRST, 1500)],
+                         ids=["vcf", "vct1", "vct2", "deepen3", "pns3"])
 @pytest.mark.slow
-def test_same_answers_as_python_on_random_positions(threes, deepen, nodes, monkeypatch):
+def test_same_answers_as_python_on_random_positions(threes, search, nodes, monkeypatch):
     kinds = {"line": 0, "none": 0, "abort": 0}
     for board, a in _random_cases(11 + threes, 60):
         st = LineState(board.config, board.cells)
-        c_answer, py_answer = _both(st, a, nodes, threes, deepen, monkeypatch)
+        c_answer, py_answer = _both(st, a, nodes, threes, search, monkeypatch)
         assert c_answer == py_answer, board.render()
         kinds["abort" if py_answer == "abort" else "line" if py_answer else "none"] += 1
     # The sample must exercise wins found, searches that end without one, and budgets running out.
@@ -97,20 +99,21 @@ def test_same_answers_as_python_on_random_positions(threes, deepen, nodes, monke
 
 
 @native
-@pytest.mark.parametrize("threes,deepen,nodes", [(-1, False, 3000), (2, False, 1500), (3, True, 1500)],
-                         ids=["vcf", "vct2", "deepen3"])
-def test_same_answers_as_python_under_renju(threes, deepen, nodes, monkeypatch):
+@pytest.mark.parametrize("threes,search,nodes", [(-1, solver.DEPTH_FIRST, 3000), (2, solver.DEPTH_FIRST, 1500),
+                                                (3, solver.DEEPENING, 1500), (3, solver.BEST_FIRST, 1500)],
+                         ids=["vcf", "vct2", "deepen3", "pns3"])
+def test_same_answers_as_python_under_renju(threes, search, nodes, monkeypatch):
     """Renju in C: the same lines as the Python solver, on positions where the rule matters."""
     kinds = {"line": 0, "none": 0, "abort": 0}
     differs = 0  # answers that freestyle's solver would have given otherwise
     for board, a in _random_cases(7 + threes, 90, RENJU_CASES):
         st = LineState(board.config, board.cells)
-        c_answer, py_answer = _both(st, a, nodes, threes, deepen, monkeypatch)
+        c_answer, py_answer = _both(st, a, nodes, threes, search, monkeypatch)
         assert c_answer == py_answer, board.render()
         kinds["abort" if py_answer == "abort" else "line" if py_answer else "none"] += 1
         cfg = board.config
         free = LineState(GameConfig(cfg.width, cfg.height, 5), list(board.cells))
-        differs += _both(free, a, nodes, threes, deepen, monkeypatch)[0] != c_answer
+        differs += _both(free, a, nodes, threes, search, monkeypatch)[0] != c_answer
     assert kinds["line"] >= 3 and kinds["none"] + kinds["abort"] >= 3, kinds
     assert differs >= 3, "the sample never needed renju's knowledge"
 
@@ -126,7 +129,7 @@ def test_same_answers_as_python_on_won_positions(monkeypatch):
         cfg = GameConfig(position["width"], position["height"], position["win_length"])
         board = replay(cfg, position["moves"])
         st = LineState(cfg, board.cells)
-        c_answer, py_answer = _both(st, int(board.to_move), 4000, 3, True, monkeypatch)
+        c_answer, py_answer = _both(st, int(board.to_move), 4000, 3, solver.BEST_FIRST, monkeypatch)
         assert c_answer == py_answer
         found += isinstance(py_answer, list)
     assert found >= 5
@@ -142,7 +145,7 @@ def test_deadline_stops_the_c_solver():
     st = LineState(board.config, board.cells)
     start = time.monotonic()
     try:
-        solver._solve(st, 1, 10**12, start + 0.05, threes=8, deepen=True)
+        solver._solve(st, 1, 10**12, start + 0.05, threes=8, search=solver.BEST_FIRST)
     except solver._Abort:
         pass
     assert time.monotonic() - start < 1.0
@@ -169,6 +172,7 @@ def test_other_rules_and_short_lines_stay_on_the_python_solver(monkeypatch):
     lambda g, cells: (g, cells[:-1], 1, 10, None, -1, False),
     lambda g, cells: (g, cells, 3, 10, None, -1, False),
     lambda g, cells: (g, [9] * len(cells), 1, 10, None, -1, False),
+    lambda g, cells: (g, cells, 1, 10, None, 2, 3),  # no such search
 ])
 def test_bad_arguments_raise_instead_of_crashing(bad):
     cfg = GameConfig(9, 9, 5)
@@ -214,7 +218,7 @@ def test_line_runs_give_the_answers_of_the_window_walk(monkeypatch):
             monkeypatch.setattr(solver, "_native_geometry", lambda cfg, geom=geom: geom)
             st = LineState(board.config, board.cells)
             try:
-                answers.append(solver._solve(st, a, 1500, None, threes=2, deepen=True))
+                answers.append(solver._solve(st, a, 1500, None, threes=2, search=solver.BEST_FIRST))
             except solver._Abort:
                 answers.append("abort")
         assert answers[0] == answers[1], board.render()

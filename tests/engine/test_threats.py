@@ -693,10 +693,10 @@ def test_three_moves_match_brute_force(cfg, stones):
     assert checked >= 3
 
 
-def test_vct_deepens_one_three_at_a_time():
-    # From a game against pela (15x15, X to move): X wins starting (9, 2), with two threes when
-    # the second need not build on the line's stones (the second half of a run searches every
-    # three), with three when it must.  Deepening returns the same line whatever the bound above it.
+def test_vct_finds_the_line_of_fewest_threes_and_proves_there_is_none_with_fewer():
+    # From a game against pela (15x15, X to move): X wins starting (9, 2) with two threes, the
+    # second not building on the line's stones.  The best-first search finds it whatever the
+    # bound above two, and with one three it finishes without a win: a proof that none exists.
     cfg = GameConfig.square(15, 5)
     moves = [(6, 8), (6, 7), (5, 7), (5, 8), (7, 6), (7, 7), (6, 6), (4, 6), (8, 7), (9, 6), (8, 9), (8, 10),
              (8, 5), (8, 4), (9, 8), (10, 9), (8, 8), (8, 6), (7, 10), (6, 11), (9, 5), (7, 5), (10, 8), (7, 8),
@@ -706,12 +706,41 @@ def test_vct_deepens_one_three_at_a_time():
         b.play(cfg.move(x, y))
     before = snapshot(b)
     assert solver.find_vcf(b, X) is None
-    line = solver.find_vct(b, X, max_nodes=300_000, max_threes=3)
-    assert snapshot(b) == before
-    assert line is not None and line[0] == cfg.move(9, 2)
-    assert solver.find_vct(b, X, max_nodes=300_000, max_threes=5) == line
-    assert solver.probe_vct(b, X, max_nodes=300_000, max_threes=2) == (line, True)
+    for threes in (2, 3, 5):
+        line, finished = solver.probe_vct(b, X, max_nodes=300_000, max_threes=threes)
+        assert snapshot(b) == before
+        assert finished and line is not None and line[0] == cfg.move(9, 2)
     assert solver.probe_vct(b, X, max_nodes=300_000, max_threes=1) == (None, True)
+
+
+@pytest.mark.parametrize("cfg,stones", [(GameConfig(15, 15, 5), 22), (GameConfig(11, 9, 4), 8),
+                                        (GameConfig(15, 15, 5, Rule.RENJU), 22), (GameConfig(12, 12, 5, Rule.CARO), 14)],
+                         ids=["15x15k5", "11x9k4", "renju", "caro"])
+def test_best_first_and_depth_first_vct_agree_where_both_finish(cfg, stones):
+    # The best-first search plays every three, the depth-first one only those building on the
+    # line's stones after its first: a win the depth-first search proves is one the best-first
+    # search proves too, and where the best-first search proves there is none, so does the other.
+    rng = random.Random(9)
+    seen = {"line": 0, "none": 0}
+    for _ in range(16 if cfg.rule is Rule.CARO else 40):  # caro runs on the slower Python solver
+        a = rng.choice((X, O))
+        b = random_position(cfg, rng, stones, a)
+        if b.winning_cells(Player(1)) or b.winning_cells(Player(2)):
+            continue
+        answers = []
+        for search in (solver.DEPTH_FIRST, solver.BEST_FIRST):
+            try:
+                answers.append(solver._solve(LineState(cfg, b.cells), a, 5_000, None, threes=2,
+                                             search=search))
+            except solver._Abort:
+                answers.append("abort")
+        depth_first, best = answers
+        if "abort" in answers:
+            continue
+        assert (depth_first is None) >= (best is None), (a, depth_first, best)
+        assert best is None or best[-1] in b.winning_cells(Player(a)) or len(best) % 2 == 1
+        seen["line" if best else "none"] += 1
+    assert seen["line"] >= 3 and seen["none"] >= 3, seen
 
 
 @pytest.mark.parametrize("cfg", [GameConfig(15, 15, 5), GameConfig(11, 9, 4), GameConfig(12, 12, 5, Rule.CARO)],
@@ -743,7 +772,7 @@ def test_three_candidates_related_to_the_line(cfg):
 def test_vct_threes_after_the_first_build_on_the_line():
     # Every attacker move of a found line after its first is a four, a block of the
     # defender's four, or a three in a live window holding a stone the line played before it
-    # (a run without deepening: a deepening run's second half searches every three).
+    # (a depth-first run: the best-first search plays every three).
     cfg = GameConfig(15, 15, 5)
     rng = random.Random(6)
     k = cfg.win_length

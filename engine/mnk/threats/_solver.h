@@ -20,6 +20,8 @@ typedef struct { int *v; int n, cap; } IVec;
 
 typedef struct S S;
 static void oom(S *s);
+typedef struct PN PN;           /* the best-first search's tree (_pns.h) */
+static void pn_free(PN *t);
 
 /* Vectors start at POOL_CAP ints, taken from and given back to the state's pool: the
  * solver makes and drops a few vectors at every node, and malloc/free would cost it
@@ -168,7 +170,7 @@ struct S {
     uint64_t seq_key;   /* those cells' keys, folded into the VCT failure set's keys */
     int *pool[POOL_MAX]; /* free vector buffers of POOL_CAP ints */
     int npool;
-    int every_three;    /* the run's second half: threes anywhere, not only on the line's stones */
+    PN *pn;             /* allocated by the first best-first run, freed with the state */
 };
 
 static void oom(S *s) { s->aborted = 2; }
@@ -826,13 +828,13 @@ done:
 
 /* LineState.threes, restricted to `only` when only >= 0 (other cells would be discarded), and
  * once the line being searched holds stones of p (s->seq), to the windows holding one of them
- * (unless s->every_three). */
+ * (vct's lines; pn_solve marks none, so it sees every three). */
 static int threes_of(S *s, int p, int only, Three **out) {
     const GeomObject *g = s->g;
     int k = s->k, target = k - 3, n = 0, cap = 0;
     IVec cand = {0}, w = {0}, base = {0};
     *out = NULL;
-    int related = s->nseq > 0 && !s->every_three;
+    int related = s->nseq > 0;
     for (int wi = next_window_with(s, p, target, 0); wi >= 0; wi = next_window_with(s, p, target, wi + 1)) {
         const int *win = g->win + wi * k;
         if (related) {
@@ -1006,6 +1008,7 @@ static void s_release(S *s) {
     free(s->fb_val);
     hs_free(&s->failed);
     hs_free(&s->failed_vct);
+    pn_free(s->pn);
     while (s->npool) free(s->pool[--s->npool]);
     memset(s, 0, sizeof *s);
 }
@@ -1049,38 +1052,19 @@ static void s_begin(S *s, long long max_nodes, double seconds) {
     hs_clear(&s->failed_vct);
 }
 
-/* VCTs of 1, 2, ... `threes` threes (0: only 0) until one wins or the budget is spent. */
-static Line *s_deepen(S *s, int attacker, int threes) {
+static Line *pn_solve(S *s, int attacker, int threes);
+
+/* How a VCT run searches (solver.DEPTH_FIRST, DEEPENING, BEST_FIRST). */
+enum { SEARCH_DEPTH_FIRST, SEARCH_DEEPENING, SEARCH_BEST_FIRST };
+
+/* One solver run for `attacker`: VCF when threes < 0, else VCT with up to `threes` threes:
+ * depth first (vct), depth first with 1, 2, ... threes on one budget, or by proof numbers
+ * (pn_solve, _pns.h).  The caller checks s->aborted. */
+static Line *s_run(S *s, int attacker, int threes, int search) {
+    if (threes < 0) return vcf(s, attacker, 0);
+    if (search == SEARCH_BEST_FIRST) return pn_solve(s, attacker, threes);
+    if (search == SEARCH_DEPTH_FIRST) return vct(s, attacker, 0, threes);
     Line *line = NULL;
     for (int t = threes > 0 ? 1 : 0; t <= threes && !line && !s->aborted; t++) line = vct(s, attacker, 0, t);
-    return line;
-}
-
-/* One solver run for `attacker`: VCF when threes < 0, else VCT with up to `threes`
- * threes (1, 2, ... on one budget when `deepen`).  The caller checks s->aborted.
- *
- * Deepening with two threes or more spends half the budget (nodes and time) on lines whose
- * threes after the first build on the line's own stones (threes_of), then the rest on lines
- * with every three: the first finds most wins fast, the second the wins whose threes lie
- * elsewhere, which the first never sees (solver_bench on data/lost-rapfi-15x15.json, and
- * "Strength" in docs/RESULTS.md).  The first half's failures are forgotten: they hold for
- * its narrower search only. */
-static Line *s_run(S *s, int attacker, int threes, int deepen) {
-    if (threes < 0) return vcf(s, attacker, 0);
-    if (!deepen) return vct(s, attacker, 0, threes);
-    if (threes < 2) return s_deepen(s, attacker, threes);
-    long long max_nodes = s->max_nodes;
-    double deadline = s->deadline;
-    s->max_nodes = max_nodes / 2;
-    if (deadline >= 0) s->deadline = now_seconds() + (deadline - now_seconds()) / 2;
-    Line *line = s_deepen(s, attacker, threes);
-    s->max_nodes = max_nodes;
-    s->deadline = deadline;
-    if (line || s->aborted == 2) return line;
-    s->aborted = 0;
-    hs_clear(&s->failed_vct);
-    s->every_three = 1;
-    line = s_deepen(s, attacker, threes);
-    s->every_three = 0;
     return line;
 }

@@ -46,7 +46,7 @@ from typing import Callable, Sequence
 from ...search.choice import choose
 from ..board.rules import EMPTY, Board
 from ..knowledge.patterns import LineState
-from .solver import _Abort, _solve, find_vcf, find_vct, probe_vct
+from .solver import BEST_FIRST, DEPTH_FIRST, _Abort, _solve, find_vcf, find_vct, probe_vct
 
 #: Solver nodes for the side to move's own VCF and VCT.
 OWN_VCF_NODES = 20000
@@ -171,7 +171,7 @@ def plan_root(
         if threat is not None:
             threatened = True
             took = time.monotonic() - begun
-            checks = dict(max_nodes=threat_nodes, max_threes=threat_threes, deepen=True)
+            checks = dict(max_nodes=threat_nodes, max_threes=threat_threes, best_first=True)
             if deadline is not None:
                 checks["move_seconds"] = max(THREAT_CHECK_MIN_S, THREAT_CHECK_FACTOR * took)
                 left = max(0.0, deadline - time.monotonic())
@@ -236,7 +236,7 @@ class BestMoveCheck:
             # Passes of growing length (as the plan's rechecks), so that a stop is seen
             # between them: a solver run cannot be stopped but by its own time limit.
             verdicts = {move: OPEN}
-            checks = dict(max_nodes=2**62, max_threes=self.threes, deepen=True,
+            checks = dict(max_nodes=2**62, max_threes=self.threes, best_first=True,
                           move_seconds=BEST_CHECK_FIRST_S / SURVIVOR_FACTOR)
             _recheck_open(self.board, verdicts, self.deadline, checks, self.stop)
             self.verdicts[move] = verdicts[move]
@@ -301,7 +301,7 @@ def classify_moves(
     max_nodes: int = 2000,
     max_threes: int = 2,
     move_seconds: float | None = None,
-    deepen: bool = False,
+    best_first: bool = False,
     stop: threading.Event | None = None,
     on_verdict: Callable[[int, str], None] | None = None,
 ) -> dict[int, str]:
@@ -313,9 +313,9 @@ def classify_moves(
     (the solver finished and found no such win, or the move wins at once),
     :data:`OPEN` (its budget ran out first: ``max_nodes`` solver nodes, and
     ``move_seconds`` of time if given) or :data:`UNCHECKED` (not reached
-    before ``deadline``, monotonic).  ``deepen`` looks for the opponent's VCT
-    with 1, 2, ... ``max_threes`` threes (as :func:`find_vct`) instead of all
-    of them at once.  Occupied, off-board and repeated entries are dropped.
+    before ``deadline``, monotonic).  ``best_first`` looks for the opponent's VCT
+    by proof numbers (as :func:`find_vct`) instead of depth first.  Occupied,
+    off-board and repeated entries are dropped.
     Once ``stop`` is set, the moves not checked yet are :data:`UNCHECKED`.
     ``on_verdict(move, verdict)``, if given, hears each checked move's verdict as it is
     reached (not the :data:`UNCHECKED` ones).
@@ -338,7 +338,7 @@ def classify_moves(
         if st.wins_at(c, s):
             verdict = SAFE  # it wins at once
         else:
-            verdict = _check(st, c, s, o, deadline, max_nodes, max_threes, move_seconds, deepen)
+            verdict = _check(st, c, s, o, deadline, max_nodes, max_threes, move_seconds, best_first)
         verdicts[m] = verdict
         if on_verdict is not None:
             on_verdict(m, verdict)
@@ -346,7 +346,7 @@ def classify_moves(
 
 
 def _check(st: LineState, c: int, s: int, o: int, deadline: float | None, max_nodes: int, max_threes: int,
-           move_seconds: float | None, deepen: bool) -> str:
+           move_seconds: float | None, best_first: bool) -> str:
     """:func:`classify_moves`' verdict on side ``s`` playing the padded cell ``c`` of ``st``
     (which it does not win with at once); ``st`` is restored."""
     st.place(c, s)
@@ -358,7 +358,8 @@ def _check(st: LineState, c: int, s: int, o: int, deadline: float | None, max_no
             mine = time.monotonic() + move_seconds
             limit = mine if limit is None else min(limit, mine)
         try:
-            won = _solve(st, o, max_nodes, limit, threes=max(0, max_threes), deepen=deepen)
+            search = BEST_FIRST if best_first else DEPTH_FIRST
+            won = _solve(st, o, max_nodes, limit, threes=max(0, max_threes), search=search)
         except _Abort:
             return OPEN
         return SAFE if won is None else LOSING
@@ -373,7 +374,7 @@ def losing_moves(
     max_nodes: int = 2000,
     max_threes: int = 2,
     move_seconds: float | None = None,
-    deepen: bool = False,
+    best_first: bool = False,
 ) -> tuple[list[int], list[int], list[int]]:
     """Sort ``moves`` of the side to move by whether the opponent then has a forced win.
 
@@ -384,7 +385,7 @@ def losing_moves(
     safe: list[int] = []
     losing: list[int] = []
     unchecked: list[int] = []
-    verdicts = classify_moves(board, moves, deadline, max_nodes, max_threes, move_seconds, deepen)
+    verdicts = classify_moves(board, moves, deadline, max_nodes, max_threes, move_seconds, best_first)
     for m, verdict in verdicts.items():
         (losing if verdict == LOSING else unchecked if verdict == UNCHECKED else safe).append(m)
     return safe, losing, unchecked

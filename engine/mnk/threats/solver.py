@@ -1,8 +1,9 @@
 """The threat-space solver: victory by continuous fours (VCF) and by threats (VCT).
 
-Python for every rule and win length, and the same search in C (``_solver.h``, part of the
-optional extension) for freestyle with K >= 4 and for renju: the same candidate order, node counting and
-transposition sets, so for a given node budget both return exactly the same line
+Python for every rule and win length, and the same search in C (``_solver.h`` and, for the
+best-first VCT, ``_pns.h``, part of the optional extension) for freestyle with K >= 4 and for
+renju: the same candidate order, node counting and transposition sets, so for a given node
+budget both return exactly the same line
 (``tests/engine/test_threatcore.py``).  :func:`_solve` is the one entry point that picks between
 them; ``MNK_PURE_PYTHON=1`` keeps everything in Python.  Vocabulary: :mod:`engine.mnk.threats.kinds`.
 
@@ -44,7 +45,7 @@ class _Abort(Exception):
 class _Budget:
     """Node and time budget of one solver run."""
 
-    __slots__ = ("nodes", "max_nodes", "deadline", "failed", "failed_vct", "line", "line_key", "every_three")
+    __slots__ = ("nodes", "max_nodes", "deadline", "failed", "failed_vct", "line", "line_key")
 
     def __init__(self, max_nodes: int, deadline: float | None) -> None:
         self.nodes = 0
@@ -54,7 +55,6 @@ class _Budget:
         self.failed_vct: set[tuple[int, int]] = set()  # (key, threes allowed) without a VCT
         self.line: list[int] = []  # the attacker's stones of the line being searched
         self.line_key = 0  # their cells' keys (of the defender's colour), see vct_key
-        self.every_three = False  # threes anywhere, not only on the line's stones (see _solve)
 
     def tick(self) -> None:
         """Count one solver node; raise :class:`_Abort` once the budget is spent."""
@@ -159,9 +159,8 @@ def _vct(st: LineState, a: int, budget: _Budget, depth: int, threes_left: int) -
     could have been played first, and searching every such order is what
     made deep VCTs too dear.  Fours stay free.  It proves about twice as many
     lost games' wins within the root probe's budget (docs/RESULTS.md), at
-    the price of the lines whose later threes do not touch the line's stones;
-    a deepening run (:func:`_solve`) searches those with the second half of
-    its budget (``budget.every_three``).
+    the price of the lines whose later threes do not touch the line's stones,
+    which the best-first search (:func:`_pns`) does not restrict.
     """
     budget.tick()
     d = 3 - a
@@ -186,7 +185,7 @@ def _vct(st: LineState, a: int, budget: _Budget, depth: int, threes_left: int) -
     for m, _, replies in st.four_options(a):
         if stoppers is None or m in stoppers:
             branches.append((m, replies, 0))
-    for m, dm in st.threes(a, () if budget.every_three else budget.line):
+    for m, dm in st.threes(a, budget.line):
         if stoppers is not None and m not in stoppers:
             continue
         replies = _threat_replies(st, a, m, dm)
@@ -213,6 +212,183 @@ def _vct(st: LineState, a: int, budget: _Budget, depth: int, threes_left: int) -
             return found
     budget.failed_vct.add(key)
     return None
+
+
+#: Proof numbers of a settled node (``_solve``'s best-first search; ``_pns.h``'s PN_INF).
+_PN_INF = 0x3FFFFFFF
+#: Most nodes the best-first tree may hold (``_pns.h``'s PN_MAX_NODES): the run stops there
+#: as when its budget is spent.
+_PN_MAX_NODES = 1 << 21
+#: ``_PNTree.win`` of an attacker node a VCF proved (its line is found again at the end).
+_PN_BY_VCF = -2
+
+
+class _PNTree:
+    """The AND/OR tree of one proof-number search, as parallel lists indexed by node.
+
+    Node 0 is the root (the attacker to move).  An attacker node's children are defender
+    nodes, one for each four or three, holding the defender's ``replies``; a defender
+    node's children, attacker nodes one a reply, are made when it is first selected.
+    Children of a node are consecutive (``child`` is the first of ``nchild``).
+    """
+
+    __slots__ = ("move", "parent", "child", "nchild", "pn", "dn", "win", "replies", "threes", "is_and")
+
+    def __init__(self, threes: int) -> None:
+        self.move, self.parent, self.child, self.nchild = [-1], [-1], [-1], [0]
+        self.pn, self.dn, self.win = [1], [1], [-1]
+        self.replies: list[list[int]] = [[]]
+        self.threes, self.is_and = [threes], [False]
+
+    def add(self, move: int, parent: int, threes: int, is_and: bool, replies: list[int]) -> None:
+        """Append one unexpanded node (``pn`` and ``dn`` 1: the caller sets a defender node's)."""
+        if len(self.move) >= _PN_MAX_NODES:
+            raise _Abort
+        self.move.append(move)
+        self.parent.append(parent)
+        self.child.append(-1)
+        self.nchild.append(0)
+        self.pn.append(1)
+        self.dn.append(1)
+        self.win.append(-1)
+        self.replies.append(replies)
+        self.threes.append(threes)
+        self.is_and.append(is_and)
+
+
+def _pn_expand_attacker(st: LineState, a: int, budget: _Budget, t: _PNTree, disproved: set, x: int,
+                        depth: int) -> None:
+    """Settle the attacker node ``x`` (its path's stones on the board) or give it its
+    defender children: :func:`_vct`'s moves, searched by :func:`_pns`."""
+    budget.tick()
+    d = 3 - a
+    threes = t.threes[x]
+
+    def settle(win: int | None) -> None:
+        if win is None:
+            t.pn[x], t.dn[x] = _PN_INF, 0
+        else:
+            t.win[x], t.pn[x], t.dn[x] = win, 0, _PN_INF
+
+    wa = st.completing(a)
+    if wa:
+        return settle(wa[0])
+    if depth >= MAX_VCF_DEPTH or (st.hash, threes) in disproved:
+        return settle(None)
+    if _vcf(st, a, budget, depth) is not None:
+        return settle(_PN_BY_VCF)
+    if threes <= 0:
+        return settle(None)
+    wd = st.completing(d)
+    if wd and not st.killers(d, wd):
+        return settle(None)
+    stoppers = set(st.killers(d, wd)) if wd else None
+    branches: list[tuple[int, list[int], int]] = []
+    for m, _, replies in st.four_options(a):
+        if stoppers is None or m in stoppers:
+            if not replies:
+                return settle(m)
+            branches.append((m, replies, 0))
+    for m, dm in st.threes(a):
+        if stoppers is not None and m not in stoppers:
+            continue
+        replies = _threat_replies(st, a, m, dm)
+        if not replies:
+            return settle(m)
+        branches.append((m, replies, int(stoppers is None)))  # a forced block costs no three
+    if stoppers:
+        tried = {m for m, _, _ in branches}
+        for m in sorted(stoppers - tried):
+            replies = _threat_replies(st, a, m, None)
+            if replies is None:
+                continue
+            if not replies:
+                return settle(m)
+            branches.append((m, replies, 0))
+    if not branches:
+        return settle(None)
+    t.child[x], t.nchild[x] = len(t.move), len(branches)
+    for m, replies, cost in branches:
+        t.add(m, x, threes - cost, True, replies)
+        t.pn[-1] = len(replies)  # every reply must be refuted
+    t.pn[x] = min(len(replies) for _, replies, _ in branches)
+    t.dn[x] = min(len(branches), _PN_INF)
+
+
+def _pn_update(t: _PNTree, x: int) -> None:
+    """Recompute ``x``'s proof and disproof numbers from its children."""
+    kids = range(t.child[x], t.child[x] + t.nchild[x])
+    if t.is_and[x]:
+        t.dn[x] = min(t.dn[c] for c in kids)
+        t.pn[x] = min(sum(t.pn[c] for c in kids), _PN_INF)
+    else:
+        t.pn[x] = min(t.pn[c] for c in kids)
+        t.dn[x] = min(sum(t.dn[c] for c in kids), _PN_INF)
+
+
+def _pn_line(st: LineState, a: int, budget: _Budget, t: _PNTree, x: int, depth: int) -> list[int]:
+    """The winning line below the proved attacker node ``x``: the first proved branch and the
+    first reply of each defender node, as :func:`_vct` gives it."""
+    if t.win[x] >= 0:
+        return [t.win[x]]
+    if t.win[x] == _PN_BY_VCF:
+        limits = budget.max_nodes, budget.deadline
+        budget.max_nodes, budget.deadline = float("inf"), None
+        try:
+            return _vcf(st, a, budget, depth)
+        finally:
+            budget.max_nodes, budget.deadline = limits
+    c = next(c for c in range(t.child[x], t.child[x] + t.nchild[x]) if t.pn[c] == 0)
+    m, r = t.move[c], t.move[t.child[c]]
+    st.place(m, a)
+    st.place(r, 3 - a)
+    try:
+        return [m, r] + _pn_line(st, a, budget, t, t.child[c], depth + 2)
+    finally:
+        st.take(r)
+        st.take(m)
+
+
+def _pns(st: LineState, a: int, budget: _Budget, threes: int) -> list[int] | None:
+    """VCT for ``a`` (to move) of up to ``threes`` threes, by proof numbers: a padded line
+    as :func:`_vct` gives it, or ``None`` when every line is refuted.
+
+    The same moves as :func:`_vct` with every three allowed, searched best first: each step
+    walks from the root to the most-proving leaf -- at attacker nodes the child with the
+    smallest proof number, at defender nodes the one with the smallest disproof number --
+    expands it and backs the numbers up (Allis 1994).  A depth-first search deepened by
+    threes repeats its shallow lines and spends its budget in the first wide branch; the
+    numbers go where a proof is cheapest, and a finished search also proves that there is
+    no VCT (docs/RESULTS.md).  Disproved attacker positions are remembered by hash and
+    threes left.  ``_pns.h`` is the same search in C.
+    """
+    t = _PNTree(threes)
+    disproved: set[tuple[int, int]] = set()
+    while t.pn[0] and t.dn[0]:
+        x, path = 0, []
+        try:
+            while t.child[x] >= 0 or t.is_and[x]:
+                if t.child[x] < 0:  # a defender node first selected: its replies' nodes
+                    t.child[x], t.nchild[x] = len(t.move), len(t.replies[x])
+                    for r in t.replies[x]:
+                        t.add(r, x, t.threes[x], False, [])
+                    t.pn[x], t.dn[x] = len(t.replies[x]), 1
+                kids = range(t.child[x], t.child[x] + t.nchild[x])
+                best = min(kids, key=t.dn.__getitem__) if t.is_and[x] else min(kids, key=t.pn.__getitem__)
+                st.place(t.move[best], 3 - a if t.is_and[x] else a)
+                path.append(best)
+                x = best
+            _pn_expand_attacker(st, a, budget, t, disproved, x, len(path))
+        except BaseException:  # the budget is spent: leave the board as it was
+            for c in reversed(path):
+                st.take(t.move[c])
+            raise
+        for c in reversed(path):  # back up the numbers, taking the stones back
+            if not t.is_and[c] and not t.dn[c]:
+                disproved.add((st.hash, t.threes[c]))
+            st.take(t.move[c])
+            _pn_update(t, t.parent[c])
+    return _pn_line(st, a, budget, t, 0, 0) if not t.pn[0] else None
 
 
 def _threat_replies(st: LineState, a: int, m: int, threats: list[int] | None) -> list[int] | None:
@@ -266,52 +442,38 @@ def _native_geometry(config: GameConfig):
     )
 
 
+#: How a VCT run searches (:func:`_solve`; ``_solver.h``'s SEARCH_*): depth first with the
+#: threes given, depth first with 1, 2, ... of them on one budget, or by proof numbers.
+DEPTH_FIRST, DEEPENING, BEST_FIRST = 0, 1, 2
+
+
 def _solve(
-    st: LineState, a: int, max_nodes: int, deadline: float | None, threes: int = -1, deepen: bool = False
+    st: LineState, a: int, max_nodes: int, deadline: float | None, threes: int = -1, search: int = DEPTH_FIRST
 ) -> list[int] | None:
     """One solver run for ``a`` (to move) on a fresh budget: the padded winning line, or ``None``.
 
-    ``threes < 0``: a VCF (:func:`_vcf`); otherwise a VCT (:func:`_vct`) with ``threes`` threes,
-    or, with ``deepen``, with 1, 2, ... ``threes`` of them on one budget (see :func:`find_vct`).
-    Raises :class:`_Abort` when the budget runs out.  Freestyle with K >= 4 and renju run in
-    the C solver when it is available (the same line for the same budget, 20-40 times faster);
+    ``threes < 0``: a VCF (:func:`_vcf`); otherwise a VCT of up to ``threes`` threes, searched
+    as ``search`` says: :data:`DEPTH_FIRST` (:func:`_vct`), :data:`DEEPENING` (:func:`_vct` with
+    1, 2, ... ``threes`` threes, on one budget: the tree's cheap runs) or :data:`BEST_FIRST`
+    (:func:`_pns`, every three: the root's searches, see :func:`find_vct`).  Raises
+    :class:`_Abort` when the budget runs out.  Freestyle with K >= 4 and renju run in the C
+    solver when it is available (the same line for the same budget, 20-40 times faster);
     ``st`` is left as it was either way.
     """
     if fast_solver(st.config):
         left = None if deadline is None else deadline - time.monotonic()
         nodes = min(max(int(max_nodes), 0), 2**62)
-        status, line = _threatcore.solve(_native_geometry(st.config), st.cells, a, nodes, left, threes, deepen)
+        status, line = _threatcore.solve(_native_geometry(st.config), st.cells, a, nodes, left, threes, search)
         if status < 0:
             raise _Abort
         return None if line is None else list(line)
     budget = _Budget(max_nodes, deadline)
     if threes < 0:
         return _vcf(st, a, budget, 0)
-    if not deepen:
+    if search == BEST_FIRST:
+        return _pns(st, a, budget, threes)
+    if search == DEPTH_FIRST:
         return _vct(st, a, budget, 0, threes)
-    if threes < 2:
-        return _deepen(st, a, budget, threes)
-    # Half the budget for lines whose later threes build on the line's stones (see _vct),
-    # the rest for lines with every three, as the C solver's s_run: the narrow search finds
-    # most wins fast, the broad one those whose threes lie elsewhere.  The narrow search's
-    # failures hold for it only, and are forgotten.
-    budget.max_nodes = int(max_nodes) // 2
-    if deadline is not None:
-        budget.deadline = time.monotonic() + (deadline - time.monotonic()) / 2
-    try:
-        line = _deepen(st, a, budget, threes)
-    except _Abort:
-        line = None
-    if line is not None:
-        return line
-    budget.max_nodes, budget.deadline = max_nodes, deadline
-    budget.failed_vct.clear()
-    budget.every_three = True
-    return _deepen(st, a, budget, threes)
-
-
-def _deepen(st: LineState, a: int, budget: _Budget, threes: int) -> list[int] | None:
-    """VCTs of 1, 2, ... ``threes`` threes (0: only 0) on ``budget`` until one wins."""
     for t in range(1, threes + 1) if threes > 0 else (0,):
         line = _vct(st, a, budget, 0, t)
         if line is not None:
@@ -361,12 +523,10 @@ def find_vct(
     threes along a line; each three lets the defender pick any real defence,
     all of which are refuted.  Much more expensive than a VCF: give a deadline.
 
-    The search deepens one three at a time (1, 2, ... ``max_threes``, one
-    budget for all): a depth-first search allowed many threes at once can
-    spend its whole budget in one hopeless branch while a line with fewer
-    threes elsewhere goes unseen (measured on positions from games against
-    pela: a two-three win found in 0.3 s by deepening was missed in 3 s when
-    three threes were allowed from the start).
+    The search is best first (:func:`_pns`, proof numbers): a depth-first
+    search allowed many threes at once can spend its whole budget in one
+    hopeless branch while a line with fewer threes elsewhere goes unseen, and
+    one deepened a three at a time repeats its shallow lines.
     """
     return probe_vct(board, player, deadline, max_nodes, max_threes)[0]
 
@@ -391,7 +551,7 @@ def probe_vct(
         return None, True
     st = LineState(board.config, board.cells)
     try:
-        line = _solve(st, p, max_nodes, deadline, threes=max(0, max_threes), deepen=True)
+        line = _solve(st, p, max_nodes, deadline, threes=max(0, max_threes), search=BEST_FIRST)
     except _Abort:
         return None, False
     return (None if line is None else _compact(board, line)), True

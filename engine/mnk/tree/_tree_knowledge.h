@@ -177,9 +177,9 @@ static double cell_score(const TreeObject *t, int c, int p) {
 /* Threat knowledge of a new node (GuidedLeaves.expand / defence._defence_cells). */
 
 /* One solver run from the current position; returns the line (caller frees) or NULL. */
-static Line *tree_solve(TreeObject *t, int attacker, long long nodes, int threes, int deepen, int *aborted) {
+static Line *tree_solve(TreeObject *t, int attacker, long long nodes, int threes, int search, int *aborted) {
     s_begin(&t->s, nodes, -1);
-    Line *line = s_run(&t->s, attacker, threes, deepen);
+    Line *line = s_run(&t->s, attacker, threes, search);
     *aborted = t->s.aborted;
     if (t->s.aborted == 2) t->oom = 1;
     if (t->s.aborted) { free(line); line = NULL; }
@@ -197,7 +197,7 @@ static int tree_vct(TreeObject *t, int p) {
     VctMemo *slot = &t->vct_memo[(key >> 32) & (VCT_MEMO_SLOTS - 1)];
     if (slot->key == key) return slot->move;
     int aborted;
-    Line *line = tree_solve(t, p, t->vct_nodes, t->vct_threes, 1, &aborted);
+    Line *line = tree_solve(t, p, t->vct_nodes, t->vct_threes, SEARCH_DEEPENING, &aborted);
     int move = line ? line->v[0] : -1;
     free(line);
     if (!t->oom) { slot->key = key; slot->move = move; }  /* out of memory cut the run short */
@@ -215,7 +215,7 @@ static int refutes(TreeObject *t, int m, int sd, long long nodes) {
     completing(&t->s, 3 - sd, &w);
     if (w.n) ok = 0;
     else {
-        Line *line = tree_solve(t, 3 - sd, nodes, -1, 0, &aborted);
+        Line *line = tree_solve(t, 3 - sd, nodes, -1, SEARCH_DEPTH_FIRST, &aborted);
         if (line) { ok = 0; free(line); }
     }
     take(&t->s, m);
@@ -284,7 +284,7 @@ static int defence_cells(TreeObject *t, int sd, IVec *out) {
                 for (int i = 0; i < base.n; i++) iv_push(&t->s, out, base.v[i]);
         }
     } else {
-        Line *line = tree_solve(t, o, t->defence_nodes, -1, 0, &aborted);
+        Line *line = tree_solve(t, o, t->defence_nodes, -1, SEARCH_DEPTH_FIRST, &aborted);
         if (line) {
             restricted = 1;
             IVec cand = {0};

@@ -157,9 +157,9 @@ static void expand(TreeObject *t, int ni, int p, int cap) {
     }
     iv_free(&t->s, &w);
     Line *line = NULL;
-    if (t->vcf_nodes > 0) line = tree_solve(t, p, t->vcf_nodes, -1, 0, &aborted);
+    if (t->vcf_nodes > 0) line = tree_solve(t, p, t->vcf_nodes, -1, SEARCH_DEPTH_FIRST, &aborted);
     if (!line && t->vct_nodes > 0 && t->vct_visits <= 0) {
-        line = tree_solve(t, p, t->vct_nodes, t->vct_threes, 1, &aborted);
+        line = tree_solve(t, p, t->vct_nodes, t->vct_threes, SEARCH_DEEPENING, &aborted);
         n->vct_done = 1;
     }
     if (line) {

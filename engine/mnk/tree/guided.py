@@ -21,7 +21,7 @@ from ..knowledge.patterns import LineState, cell_scores
 from ..knowledge.shapes import shape_board
 from ..playouts.leaves import PlayoutLeaves
 from ..threats.defence import _defence_cells
-from ..threats.solver import _Abort, _solve
+from ..threats.solver import DEEPENING, _Abort, _solve
 
 #: Plies credited to a threat-space win found at a node (its real length is not tracked).
 THREAT_WIN_PLIES = 3
@@ -97,7 +97,7 @@ class GuidedLeaves(PlayoutLeaves):
             line = None
         if line is None and self.vct_nodes:
             try:
-                line = _solve(st, s, self.vct_nodes, None, threes=self.vct_threes, deepen=True)
+                line = _solve(st, s, self.vct_nodes, None, threes=self.vct_threes, search=DEEPENING)
             except _Abort:
                 line = None
         return line
