@@ -190,12 +190,13 @@ def test_a_node_limited_search_is_reproducible_and_respects_its_limits():
 
 
 def test_the_minimax_weight_reaches_the_c_tree():
-    rng = random.Random(11)
-    b = random_position(C15, rng, 20)
-    while b.is_over:
-        b = random_position(C15, rng, 20)
     assert GUIDED.tree.minimax > 0
-    plain = Engine(C15, GUIDED.with_values({"tree.minimax": 0.0})).search(b, Limits(nodes=3000))
+    rng = random.Random(11)
+    plain = None
+    while plain is None or not plain.visits:  # a position the tree searches (no win the root plays at once)
+        b = random_position(C15, rng, 20)
+        if not b.is_over:
+            plain = Engine(C15, GUIDED.with_values({"tree.minimax": 0.0})).search(b, Limits(nodes=3000))
     mixed = Engine(C15, GUIDED).search(b, Limits(nodes=3000))
     assert plain.visits != mixed.visits
 
