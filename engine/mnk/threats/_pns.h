@@ -106,11 +106,9 @@ static void pn_expand_or(S *s, PN *t, int x, int a, int depth) {
     int d = 3 - a;
     PNode *nx = &t->n[x];
     int threes = nx->threes;
-    IVec w = {0}, edges = {0};
+    IVec w = {0};
     Branch *br = NULL;
     int nb = 0, capb = 0;
-    Three *th = NULL;
-    int nth = 0;
     if (!tick(s)) return;
     completing(s, a, &w);
     if (w.n) { pn_proved(nx, w.v[0]); goto done; }
@@ -125,37 +123,10 @@ static void pn_expand_or(S *s, PN *t, int x, int a, int depth) {
         if (unstoppable(s, d, &w)) goto lost;
         stopper = w.v[0];
     }
-    four_edges(s, a, &edges);
-    for (int i = 0, j; i < edges.n && !s->aborted; i = j) {
-        int m = run_of(&edges, i, &j);
-        if (stopper >= 0 && m != stopper) continue;
-        if (j - i >= 2) { pn_proved(nx, m); goto done; }
-        IVec rep = {0};
-        if (!iv_push(s, &rep, edges.v[i] & 0xFFFF) || !push_branch(s, &br, &nb, &capb, m, rep, 0)) goto done;
-    }
+    /* A three that blocks the defender's four is forced: it costs no three, as a quiet block. */
+    int win = vct_branches(s, a, stopper, 1, &br, &nb, &capb);
     if (s->aborted) goto done;
-    nth = threes_of(s, a, stopper, &th);
-    for (int i = 0; i < nth && !s->aborted; i++) {
-        IVec rep = {0};
-        threat_replies(s, a, th[i].m, &th[i].dm, &rep);
-        if (s->aborted) { iv_free(s, &rep); goto done; }
-        if (!rep.n) { iv_free(s, &rep); pn_proved(nx, th[i].m); goto done; }
-        /* A three that blocks the defender's four is forced: it costs no three, as a quiet block. */
-        if (!push_branch(s, &br, &nb, &capb, th[i].m, rep, stopper < 0)) goto done;
-    }
-    if (s->aborted) goto done;
-    if (stopper >= 0) {
-        int tried = 0;
-        for (int i = 0; i < nb; i++) tried |= br[i].m == stopper;
-        if (!tried) {
-            IVec rep = {0};
-            int some = threat_replies(s, a, stopper, NULL, &rep);
-            if (s->aborted) { iv_free(s, &rep); goto done; }
-            if (some && !rep.n) { iv_free(s, &rep); pn_proved(nx, stopper); goto done; }
-            if (some) { if (!push_branch(s, &br, &nb, &capb, stopper, rep, 0)) goto done; }
-            else iv_free(s, &rep);
-        }
-    }
+    if (win >= 0) { pn_proved(nx, win); goto done; }
     if (!nb) goto lost;
     int first = pn_new(s, t, nb);
     if (first < 0) goto done;
@@ -183,11 +154,8 @@ lost:
     nx->dn = 0;
 done:
     iv_free(s, &w);
-    iv_free(s, &edges);
     for (int i = 0; i < nb; i++) iv_free(s, &br[i].replies);
     free(br);
-    for (int i = 0; i < nth; i++) iv_free(s, &th[i].dm);
-    free(th);
 }
 
 /* Give the defender node x its attacker children, one a reply. */

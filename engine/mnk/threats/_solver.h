@@ -895,14 +895,58 @@ static int push_branch(S *s, Branch **b, int *n, int *cap, int m, IVec replies, 
     return 1;
 }
 
+/* The attacker a's moves at a VCT node (vct, and pn_expand_or in _pns.h), each with the
+ * defender's replies, into br: fours first (they cost no three), then threes, then a quiet
+ * block of the defender's four that keeps a double threat.  `stopper` is the cell that stops
+ * the defender's four (-1: it has none); every move must be it.  A three costs one three, or
+ * none when it is that forced block and `free_block` is set.  Returns a move that wins at
+ * once (a four with two completions, a threat with no defence), else -1; the caller checks
+ * s->aborted. */
+static int vct_branches(S *s, int a, int stopper, int free_block, Branch **br, int *nb, int *capb) {
+    IVec edges = {0};
+    Three *th = NULL;
+    int nth = 0, win = -1;
+    four_edges(s, a, &edges);
+    for (int i = 0, j; i < edges.n && !s->aborted; i = j) {
+        int m = run_of(&edges, i, &j);
+        if (stopper >= 0 && m != stopper) continue;
+        if (j - i >= 2) { win = m; goto done; }
+        IVec rep = {0};
+        if (!iv_push(s, &rep, edges.v[i] & 0xFFFF) || !push_branch(s, br, nb, capb, m, rep, 0)) goto done;
+    }
+    if (s->aborted) goto done;
+    nth = threes_of(s, a, stopper, &th);
+    for (int i = 0; i < nth && !s->aborted; i++) {
+        IVec rep = {0};
+        threat_replies(s, a, th[i].m, &th[i].dm, &rep);
+        if (s->aborted) { iv_free(s, &rep); goto done; }
+        if (!rep.n) { iv_free(s, &rep); win = th[i].m; goto done; }
+        if (!push_branch(s, br, nb, capb, th[i].m, rep, !(free_block && stopper >= 0))) goto done;
+    }
+    if (s->aborted || stopper < 0) goto done;
+    /* The defender answered with a four of its own: a quiet block may keep the attack going. */
+    for (int i = 0; i < *nb; i++) if ((*br)[i].m == stopper) goto done;
+    IVec rep = {0};
+    int some = threat_replies(s, a, stopper, NULL, &rep);
+    if (!s->aborted && some && rep.n) {
+        push_branch(s, br, nb, capb, stopper, rep, 0);  /* keeps rep, or frees it when out of memory */
+        goto done;
+    }
+    if (!s->aborted && some) win = stopper;
+    iv_free(s, &rep);
+done:
+    iv_free(s, &edges);
+    for (int i = 0; i < nth; i++) iv_free(s, &th[i].dm);
+    free(th);
+    return win;
+}
+
 static Line *vct(S *s, int a, int depth, int threes_left) {
     if (!tick(s)) return NULL;
     int d = 3 - a;
-    IVec w = {0}, edges = {0};
+    IVec w = {0};
     Branch *br = NULL;
     int nb = 0, capb = 0;
-    Three *th = NULL;
-    int nth = 0;
     Line *found = NULL;
     completing(s, a, &w);
     if (w.n) { found = line_one(s, w.v[0]); goto done; }
@@ -918,41 +962,9 @@ static Line *vct(S *s, int a, int depth, int threes_left) {
         if (unstoppable(s, d, &w)) { hs_add(s, &s->failed_vct, key, threes_left); goto done; }
         stopper = w.v[0];
     }
-    /* Branches: fours first (they cost no three), then threes, then a quiet stopper. */
-    four_edges(s, a, &edges);
-    for (int i = 0, j; i < edges.n && !s->aborted; i = j) {
-        int m = run_of(&edges, i, &j);
-        if (stopper >= 0 && m != stopper) continue;
-        IVec rep = {0};
-        if (j - i == 1 && !iv_push(s, &rep, edges.v[i] & 0xFFFF)) goto done;
-        if (!push_branch(s, &br, &nb, &capb, m, rep, 0)) goto done;
-    }
+    int win = vct_branches(s, a, stopper, 0, &br, &nb, &capb);
     if (s->aborted) goto done;
-    nth = threes_of(s, a, stopper, &th);
-    if (s->aborted) goto done;
-    for (int i = 0; i < nth; i++) {
-        IVec rep = {0};
-        threat_replies(s, a, th[i].m, &th[i].dm, &rep);
-        if (s->aborted) { iv_free(s, &rep); goto done; }
-        if (!rep.n) { iv_free(s, &rep); found = line_one(s, th[i].m); goto done; }
-        if (!push_branch(s, &br, &nb, &capb, th[i].m, rep, 1)) goto done;
-    }
-    if (stopper >= 0) {
-        /* The defender answered with a four of its own: a quiet block may keep the attack going. */
-        int tried = 0;
-        for (int i = 0; i < nb; i++) if (br[i].m == stopper) tried = 1;
-        if (!tried) {
-            IVec rep = {0};
-            int some = threat_replies(s, a, stopper, NULL, &rep);
-            if (s->aborted) { iv_free(s, &rep); goto done; }
-            if (some) {
-                if (!rep.n) { iv_free(s, &rep); found = line_one(s, stopper); goto done; }
-                if (!push_branch(s, &br, &nb, &capb, stopper, rep, 0)) goto done;
-            } else {
-                iv_free(s, &rep);
-            }
-        }
-    }
+    if (win >= 0) { found = line_one(s, win); goto done; }
     for (int i = 0; i < nb; i++) {
         found = and_step(s, a, br[i].m, br[i].replies.v, br[i].replies.n, depth, threes_left - br[i].cost);
         if (found || s->aborted) goto done;
@@ -960,11 +972,8 @@ static Line *vct(S *s, int a, int depth, int threes_left) {
     hs_add(s, &s->failed_vct, key, threes_left);
 done:
     iv_free(s, &w);
-    iv_free(s, &edges);
     for (int i = 0; i < nb; i++) iv_free(s, &br[i].replies);
     free(br);
-    for (int i = 0; i < nth; i++) iv_free(s, &th[i].dm);
-    free(th);
     return found;
 }
 

@@ -179,31 +179,10 @@ def _vct(st: LineState, a: int, budget: _Budget, depth: int, threes_left: int) -
     if wd and not st.killers(d, wd):
         budget.failed_vct.add(key)
         return None
-    # Branches: (attacker move, defender replies, threes used); fours first, they cost nothing.
-    branches: list[tuple[int, list[int], int]] = []
     stoppers = set(st.killers(d, wd)) if wd else None
-    for m, _, replies in st.four_options(a):
-        if stoppers is None or m in stoppers:
-            branches.append((m, replies, 0))
-    for m, dm in st.threes(a, budget.line):
-        if stoppers is not None and m not in stoppers:
-            continue
-        replies = _threat_replies(st, a, m, dm)
-        if not replies:
-            return [m]
-        branches.append((m, replies, 1))
-    if stoppers:
-        # The defender answered a three with a four of its own: a quiet block keeps the
-        # attack going when the three still stands (the defender must then answer it, or
-        # counter again), which is how most real VCTs end.
-        tried = {m for m, _, _ in branches}
-        for m in sorted(stoppers - tried):
-            replies = _threat_replies(st, a, m, None)
-            if replies is None:
-                continue
-            if not replies:
-                return [m]
-            branches.append((m, replies, 0))
+    win, branches = _branches(st, a, stoppers, budget.line, free_block=False)
+    if win is not None:
+        return [win]
     for m, replies, cost in branches:
         found = _wins_against_every_reply(
             st, a, d, m, replies, lambda: _vct(st, a, budget, depth + 1, threes_left - cost), budget
@@ -283,28 +262,10 @@ def _pn_expand_attacker(st: LineState, a: int, budget: _Budget, t: _PNTree, disp
     if wd and not st.killers(d, wd):
         return settle(None)
     stoppers = set(st.killers(d, wd)) if wd else None
-    branches: list[tuple[int, list[int], int]] = []
-    for m, _, replies in st.four_options(a):
-        if stoppers is None or m in stoppers:
-            if not replies:
-                return settle(m)
-            branches.append((m, replies, 0))
-    for m, dm in st.threes(a):
-        if stoppers is not None and m not in stoppers:
-            continue
-        replies = _threat_replies(st, a, m, dm)
-        if not replies:
-            return settle(m)
-        branches.append((m, replies, int(stoppers is None)))  # a forced block costs no three
-    if stoppers:
-        tried = {m for m, _, _ in branches}
-        for m in sorted(stoppers - tried):
-            replies = _threat_replies(st, a, m, None)
-            if replies is None:
-                continue
-            if not replies:
-                return settle(m)
-            branches.append((m, replies, 0))
+    # A three that blocks the defender's four is forced: it costs no three, as a quiet block.
+    win, branches = _branches(st, a, stoppers, (), free_block=True)
+    if win is not None:
+        return settle(win)
     if not branches:
         return settle(None)
     t.child[x], t.nchild[x] = len(t.move), len(branches)
@@ -389,6 +350,46 @@ def _pns(st: LineState, a: int, budget: _Budget, threes: int) -> list[int] | Non
             st.take(t.move[c])
             _pn_update(t, t.parent[c])
     return _pn_line(st, a, budget, t, 0, 0) if not t.pn[0] else None
+
+
+def _branches(st: LineState, a: int, stoppers: set[int] | None, related: Sequence[int],
+              free_block: bool) -> tuple[int | None, list[tuple[int, list[int], int]]]:
+    """The attacker ``a``'s moves at a VCT node (:func:`_vct`, :func:`_pns`): ``(move, [])``
+    when a move wins at once (a four no reply stops, a threat with no defence), else
+    ``(None, branches)``, each branch (move, the defender's replies, threes it costs).
+
+    Fours come first (they cost no three), then threes (of :meth:`LineState.threes` with the
+    line's stones ``related``), then quiet blocks of the defender's four that keep a double
+    threat; with ``stoppers`` (the cells that stop the defender's four) every move must be
+    one of them.  A three costs one three, or none when it is such a forced block and
+    ``free_block`` is set.
+    """
+    branches: list[tuple[int, list[int], int]] = []
+    for m, _, replies in st.four_options(a):
+        if stoppers is None or m in stoppers:
+            if not replies:
+                return m, []
+            branches.append((m, replies, 0))
+    for m, dm in st.threes(a, related):
+        if stoppers is not None and m not in stoppers:
+            continue
+        replies = _threat_replies(st, a, m, dm)
+        if not replies:
+            return m, []
+        branches.append((m, replies, int(not (free_block and stoppers))))
+    if stoppers:
+        # The defender answered a three with a four of its own: a quiet block keeps the
+        # attack going when the three still stands (the defender must then answer it, or
+        # counter again), which is how most real VCTs end.
+        tried = {m for m, _, _ in branches}
+        for m in sorted(stoppers - tried):
+            replies = _threat_replies(st, a, m, None)
+            if replies is None:
+                continue
+            if not replies:
+                return m, []
+            branches.append((m, replies, 0))
+    return None, branches
 
 
 def _threat_replies(st: LineState, a: int, m: int, threats: list[int] | None) -> list[int] | None:
