@@ -377,6 +377,30 @@ def test_plan_root_under_a_threat_lists_the_moves_its_checks_left_open(monkeypat
     assert plan.threat and plan.losing == [m(10, 2), m(8, 8)] and plan.open == [m(7, 7)]
 
 
+def test_under_a_threat_moves_left_open_are_dropped_once_another_is_proven_safe(monkeypatch):
+    from engine.mnk.threats import roottactics
+    from engine.mnk.threats.roottactics import LOSING, OPEN, SAFE
+
+    moves = [m(7, 7), m(10, 2), m(8, 8), m(4, 7)]
+
+    def plan_with(verdicts):
+        # The checks' verdicts are set here, so the rule is tested whatever the solver proves
+        # within a budget; the null-move probe still finds O's double three for real.
+        monkeypatch.setattr(roottactics, "classify_moves", lambda board, todo, **kw: {mv: verdicts[mv] for mv in todo})
+        return plan_root(fork_position(), moves, None, 0.4, threat_threes=2, threat_nodes=20_000)
+
+    plan = plan_with({m(7, 7): SAFE, m(10, 2): LOSING, m(8, 8): OPEN, m(4, 7): OPEN})
+    assert plan.threat and plan.losing == [m(10, 2), m(8, 8), m(4, 7)] and plan.open == []
+    # No move proven safe: the open ones stay, for the check of the move about to be played.
+    plan = plan_with({m(7, 7): OPEN, m(10, 2): LOSING, m(8, 8): OPEN, m(4, 7): LOSING})
+    assert plan.losing == [m(10, 2), m(4, 7)] and plan.open == [m(7, 7), m(8, 8)]
+    # Not under a threat (no probe), an open move is kept as before.
+    monkeypatch.setattr(roottactics, "classify_moves", lambda board, todo, **kw: {
+        mv: {m(7, 7): SAFE, m(10, 2): LOSING}.get(mv, OPEN) for mv in todo})
+    plan = plan_root(fork_position(), moves, None, 0.4)
+    assert plan.losing == [m(10, 2)] and plan.open == []
+
+
 @pytest.mark.skipif(not fast_solver(CFG), reason="its time shares are set for the C solver")
 def test_the_engine_checks_the_move_it_is_about_to_play_when_the_plan_left_it_open(monkeypatch):
     import time

@@ -18,14 +18,16 @@ exactly that, so the root -- one position a move -- gets a larger budget:
    budget a few times what the probe took, may use more of the turn, and
    check the moves whose budget ran out again with growing budgets; the
    moves they did not reach are dropped with the losing ones (most moves do
-   nothing against a threat);
+   nothing against a threat), and so are those still open once some move is
+   proven safe;
 3. every root move is checked for a VCT of the opponent after it
    (:func:`classify_moves`); the moves proven to lose are removed
    from the root as long as at least one other move remains.
 
 The checks leave some moves open (their budget ran out), and under a threat
 those are the moves a game is lost with: the opponent's VCT after them
-exists but takes longer to find than a check's share of the turn.  So during
+exists but takes longer to find than a check's share of the turn.  Where no
+move is proven safe they stay, and during
 the tree search :class:`BestMoveCheck` checks again, with the rest of the
 turn, the one open move that matters -- the one the tree is about to play --
 and drops it when it loses.
@@ -85,9 +87,11 @@ class RootPlan:
 
     ``move`` is a move to play at once (a proven win, ``reason`` ``"vcf"`` or
     ``"vct"``, ``line`` the winning line); otherwise ``losing`` lists the root
-    moves proven to lose (to be dropped), ``checked`` how many were examined,
-    ``threat`` the opponent's win the null-move probe found (if any), ``open`` the
-    moves whose check ran out of budget while that threat stands.
+    moves to drop (those proven to lose, and under a threat those left unchecked,
+    or left open once another move is proven safe), ``checked`` how many were
+    examined, ``threat`` the opponent's win the null-move probe found (if any),
+    ``open`` the moves whose check ran out of budget while that threat stands and
+    no move is proven safe.
     """
 
     move: int | None = None
@@ -189,13 +193,16 @@ def plan_root(
     losing = [m for m, v in verdicts.items() if v == LOSING]
     kept = any(v in (SAFE, OPEN) for v in verdicts.values())
     if threatened and kept:
-        # Under a threat, a move nobody checked most likely ignores it.
-        losing += [m for m, v in verdicts.items() if v == UNCHECKED]
+        # Under a threat, a move nobody checked most likely ignores it; and once a move is
+        # proven to leave the opponent no VCT, a move whose check ran out of budget is a risk
+        # not worth taking (the opponent's win after it may just be long).
+        proven_safe = any(v == SAFE for v in verdicts.values())
+        losing += [m for m, v in verdicts.items() if v == UNCHECKED or (proven_safe and v == OPEN)]
     if kept or any(v == UNCHECKED for v in verdicts.values()):
         # Keep every move when all lose: the tree then looks for the longest resistance.
         plan.losing = losing
     if threatened:
-        plan.open = [m for m, v in verdicts.items() if v == OPEN]
+        plan.open = [m for m, v in verdicts.items() if v == OPEN and m not in plan.losing]
     return plan
 
 
