@@ -394,7 +394,7 @@ def test_under_a_threat_moves_left_open_are_dropped_once_another_is_proven_safe(
     # No move proven safe: the open ones stay, for the check of the move about to be played.
     plan = plan_with({m(7, 7): OPEN, m(10, 2): LOSING, m(8, 8): OPEN, m(4, 7): LOSING})
     assert plan.losing == [m(10, 2), m(4, 7)] and plan.open == [m(7, 7), m(8, 8)]
-    # Not under a threat (no probe), an open move is kept as before.
+    # Not under a threat (no probe), an open move is kept.
     monkeypatch.setattr(roottactics, "classify_moves", lambda board, todo, **kw: {
         mv: {m(7, 7): SAFE, m(10, 2): LOSING}.get(mv, OPEN) for mv in todo})
     plan = plan_root(fork_position(), moves, None, 0.4)
