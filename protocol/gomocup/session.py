@@ -257,7 +257,12 @@ class Session:
             lines += self._report_lines(job, _final_info(result, ranked), True)
         lines += [wire.message(t) for t in analysis.summary(result, cfg, job.reason, PV_SHOWN, self._board_view)]
         for move in moves:
-            board.play(move)
+            if board.to_move is Player.FIRST and board.forbidden(move) and not board.legal_moves():
+                # Renju, and every empty cell is forbidden for black: the protocol has no pass,
+                # so black's move is a foul the manager judges; an ERROR would leave it no move.
+                board.push(move)
+            else:
+                board.play(move)
         self._clock.charge((self._now() - job.arrival) * 1000.0)
         lines.append(" ".join(wire.format_move(*cfg.xy(m)) for m in moves))
         return lines

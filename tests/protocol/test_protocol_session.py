@@ -14,6 +14,7 @@ import fnmatch
 import re
 import textwrap
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -381,6 +382,32 @@ def test_gomocup_judge_renju_position_answered_with_a_legal_move(mode):
     assert board.config.xy(played) != (6, 8)
     board.undo()
     assert board.forbidden(played) is None
+
+#: A renju game's 224 stones (tests/data/README.md): black to move, its one empty cell forbidden.
+NO_MOVE_FOR_BLACK = (Path(__file__).resolve().parent.parent / "data" / "renju-black-no-move.txt").read_text().split()
+
+
+@pytest.mark.parametrize("mode", [None, "guided"])
+def test_black_with_only_a_forbidden_point_left_plays_it_rather_than_an_error(mode):
+    """Renju, every empty cell forbidden for black: the protocol has no pass, so the brain
+    answers with the foul for the manager to judge (the quick move, and the real engine)."""
+    from protocol.gomocup.thinker import EngineFactory
+
+    s = make_session()[0] if mode is None else Session(SessionOptions(nodes=50), EngineFactory(mode, seed=5))
+    block = "\n".join(f"        > {x},{y},{p}" for x, y, p in (st.split(",") for st in NO_MOVE_FOR_BLACK))
+    run_transcript(s, f"""
+        > START 15
+        < OK
+        > INFO rule 4
+        > BOARD
+{block}
+        > DONE
+        < 7,14
+    """)
+    board = s.board
+    assert board.stone_count == 225 and board.at(7, 14) == Player.FIRST
+    assert board.winner is None
+
 
 def test_win_length_too_long_for_the_board_mid_game():
     s, _ = make_session()
