@@ -270,18 +270,24 @@ def test_win_length_and_rule_last_across_start_and_restart():
 GOMOCUP_JUDGE_RENJU = ["7,7,1", "7,8,2", "8,6,1", "8,8,2", "7,9,1", "8,5,2", "8,10,1", "8,11,2"]
 
 
-def test_renju_accepted_kept_across_commands_and_forbidden_turns_refused():
-    s, thinker = make_session()
-    block = "\n".join(f"        > {ln}" for ln in GOMOCUP_JUDGE_RENJU)
-    run_transcript(s, f"""
+def renju_board(stones: list[str], answer: str = "move") -> str:
+    """A transcript: a 15x15 renju game set up by BOARD with ``stones`` (``x,y,who`` lines),
+    the brain's answer ``answer``."""
+    block = "\n".join(f"        > {st}" for st in stones)
+    return f"""
         > START 15
         < OK
         > INFO rule 4
         > BOARD
 {block}
         > DONE
-        < move
-    """)
+        < {answer}
+    """
+
+
+def test_renju_accepted_kept_across_commands_and_forbidden_turns_refused():
+    s, thinker = make_session()
+    run_transcript(s, renju_board(GOMOCUP_JUDGE_RENJU))
     board = s.board
     assert board.config.rule is Rule.RENJU
     assert thinker.calls[-1][0].forbidden(board.config.move(6, 8)) == "double three"
@@ -367,16 +373,7 @@ def test_gomocup_judge_renju_position_answered_with_a_legal_move(mode):
     from protocol.gomocup.thinker import EngineFactory
 
     s = Session(SessionOptions(nodes=150), EngineFactory(mode, seed=5))
-    block = "\n".join(f"        > {ln}" for ln in GOMOCUP_JUDGE_RENJU)
-    run_transcript(s, f"""
-        > START 15
-        < OK
-        > INFO rule 4
-        > BOARD
-{block}
-        > DONE
-        < move
-    """)
+    run_transcript(s, renju_board(GOMOCUP_JUDGE_RENJU))
     board = s.board
     played = board.history[-1]
     assert board.config.xy(played) != (6, 8)
@@ -394,16 +391,7 @@ def test_black_with_only_a_forbidden_point_left_plays_it_rather_than_an_error(mo
     from protocol.gomocup.thinker import EngineFactory
 
     s = make_session()[0] if mode is None else Session(SessionOptions(nodes=50), EngineFactory(mode, seed=5))
-    block = "\n".join(f"        > {x},{y},{p}" for x, y, p in (st.split(",") for st in NO_MOVE_FOR_BLACK))
-    run_transcript(s, f"""
-        > START 15
-        < OK
-        > INFO rule 4
-        > BOARD
-{block}
-        > DONE
-        < 7,14
-    """)
+    run_transcript(s, renju_board(NO_MOVE_FOR_BLACK, "7,14"))
     board = s.board
     assert board.stone_count == 225 and board.at(7, 14) == Player.FIRST
     assert board.winner is None
