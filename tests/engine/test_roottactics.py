@@ -10,7 +10,7 @@ import pytest
 from engine.mnk.tree.engine import MnkEngine
 from engine.mnk.tree.options import FAST_SOLVER_BUDGETS, GUIDED_TREE, MnkOptions
 from engine.mnk.threats.roottactics import plan_root
-from engine.mnk.board.rules import Board, GameConfig, Player
+from engine.mnk.board.rules import Board, GameConfig, Player, Rule
 from engine.mnk.threats.solver import fast_solver
 from engine.mnk.threats.roottactics import losing_moves
 from engine.search.limits import Limits
@@ -28,13 +28,13 @@ def tree_of(board: Board, options: MnkOptions) -> MCTS:
     return tree
 
 
-def board_of(xs, os_, to_move: int = X) -> Board:
+def board_of(xs, os_, to_move: int = X, config: GameConfig = CFG) -> Board:
     """X stones ``xs``, O stones ``os_`` ((x, y) lists), ``to_move`` to play."""
-    b = Board(CFG)
+    b = Board(config)
     for p, pts in ((X, xs), (O, os_)):
         for x, y in pts:
             b.to_move = Player(p)
-            assert b.play(CFG.move(x, y)) is None
+            assert b.play(config.move(x, y)) is None
     b.to_move = Player(to_move)
     return b
 
@@ -51,9 +51,9 @@ THREATENED_GAME = [
 ]
 
 
-def fork_position() -> Board:
+def fork_position(config: GameConfig = CFG) -> Board:
     """O threatens a double three at (7, 7); it has no four, no open three yet."""
-    return board_of(FAR_X, [(5, 7), (6, 7), (7, 5), (7, 6)])
+    return board_of(FAR_X, [(5, 7), (6, 7), (7, 5), (7, 6)], config=config)
 
 
 def test_losing_moves_open_three():
@@ -383,14 +383,17 @@ def test_under_a_threat_moves_left_open_are_dropped_once_another_is_proven_safe(
 
     moves = [m(7, 7), m(10, 2), m(8, 8), m(4, 7)]
 
-    def plan_with(verdicts):
+    def plan_with(verdicts, config=CFG):
         # The checks' verdicts are set here, so the rule is tested whatever the solver proves
         # within a budget; the null-move probe still finds O's double three for real.
         monkeypatch.setattr(roottactics, "classify_moves", lambda board, todo, **kw: {mv: verdicts[mv] for mv in todo})
-        return plan_root(fork_position(), moves, None, 0.4, threat_threes=2, threat_nodes=20_000)
+        return plan_root(fork_position(config), moves, None, 0.4, threat_threes=2, threat_nodes=20_000)
 
     plan = plan_with({m(7, 7): SAFE, m(10, 2): LOSING, m(8, 8): OPEN, m(4, 7): OPEN})
     assert plan.threat and plan.losing == [m(10, 2), m(8, 8), m(4, 7)] and plan.open == []
+    # Under renju the open moves stay beside the safe one.
+    plan = plan_with({m(7, 7): SAFE, m(10, 2): LOSING, m(8, 8): OPEN, m(4, 7): OPEN}, GameConfig(15, 15, 5, Rule.RENJU))
+    assert plan.threat and plan.losing == [m(10, 2)] and plan.open == [m(8, 8), m(4, 7)]
     # No move proven safe: the open ones stay, for the check of the move about to be played.
     plan = plan_with({m(7, 7): OPEN, m(10, 2): LOSING, m(8, 8): OPEN, m(4, 7): LOSING})
     assert plan.losing == [m(10, 2), m(4, 7)] and plan.open == [m(7, 7), m(8, 8)]

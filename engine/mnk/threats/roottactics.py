@@ -19,7 +19,8 @@ exactly that, so the root -- one position a move -- gets a larger budget:
    check the moves whose budget ran out again with growing budgets; the
    moves they did not reach are dropped with the losing ones (most moves do
    nothing against a threat), and so are those still open once some move is
-   proven safe;
+   proven safe (not under renju, where keeping them measured stronger:
+   docs/RESULTS.md);
 3. every root move is checked for a VCT of the opponent after it
    (:func:`classify_moves`); the moves proven to lose are removed
    from the root as long as at least one other move remains.
@@ -27,7 +28,7 @@ exactly that, so the root -- one position a move -- gets a larger budget:
 The checks leave some moves open (their budget ran out), and under a threat
 those are the moves a game is lost with: the opponent's VCT after them
 exists but takes longer to find than a check's share of the turn.  Where no
-move is proven safe they stay, and during
+move is proven safe (or under renju) they stay, and during
 the tree search :class:`BestMoveCheck` checks again, with the rest of the
 turn, the one open move that matters -- the one the tree is about to play --
 and drops it when it loses.
@@ -46,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from ...search.choice import choose
-from ..board.rules import EMPTY, Board
+from ..board.rules import EMPTY, Board, Rule
 from ..knowledge.patterns import LineState
 from .solver import BEST_FIRST, DEPTH_FIRST, _Abort, _solve, find_vcf, find_vct, probe_vct
 
@@ -88,10 +89,10 @@ class RootPlan:
     ``move`` is a move to play at once (a proven win, ``reason`` ``"vcf"`` or
     ``"vct"``, ``line`` the winning line); otherwise ``losing`` lists the root
     moves to drop (those proven to lose, and under a threat those left unchecked,
-    or left open once another move is proven safe), ``checked`` how many were
-    examined, ``threat`` the opponent's win the null-move probe found (if any),
-    ``open`` the moves whose check ran out of budget while that threat stands and
-    no move is proven safe.
+    or left open once another move is proven safe, except under renju), ``checked``
+    how many were examined, ``threat`` the opponent's win the null-move probe found
+    (if any), ``open`` the moves whose check ran out of budget while that threat
+    stands and are not dropped.
     """
 
     move: int | None = None
@@ -195,9 +196,10 @@ def plan_root(
     if threatened and kept:
         # Under a threat, a move nobody checked most likely ignores it; and once a move is
         # proven to leave the opponent no VCT, a move whose check ran out of budget is a risk
-        # not worth taking (the opponent's win after it may just be long).
-        proven_safe = any(v == SAFE for v in verdicts.values())
-        losing += [m for m, v in verdicts.items() if v == UNCHECKED or (proven_safe and v == OPEN)]
+        # not worth taking (the opponent's win after it may just be long).  Under renju
+        # dropping them measured weaker, so there they stay open.
+        drop_open = board.config.rule is not Rule.RENJU and any(v == SAFE for v in verdicts.values())
+        losing += [m for m, v in verdicts.items() if v == UNCHECKED or (drop_open and v == OPEN)]
     if kept or any(v == UNCHECKED for v in verdicts.values()):
         # Keep every move when all lose: the tree then looks for the longest resistance.
         plan.losing = losing
