@@ -258,8 +258,8 @@ class Session:
         lines += [wire.message(t) for t in analysis.summary(result, cfg, job.reason, PV_SHOWN, self._board_view)]
         for move in moves:
             if board.to_move is Player.FIRST and board.forbidden(move) and not board.legal_moves():
-                # Renju, and every empty cell is forbidden for black: the protocol has no pass,
-                # so black's move is a foul the manager judges; an ERROR would leave it no move.
+                # Renju, and every empty cell is forbidden for black: the protocol has no pass, so
+                # black plays a foul for the manager to judge (an ERROR would give it no move).
                 board.push(move)
             else:
                 board.play(move)
