@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import numpy as np
@@ -9,7 +10,7 @@ import pytest
 
 from engine.mnk.tree.engine import MnkEngine
 from engine.mnk.tree.options import FAST_SOLVER_BUDGETS, GUIDED_TREE, MnkOptions
-from engine.mnk.threats.roottactics import plan_root
+from engine.mnk.threats.roottactics import CHECKS_MIN_S, plan_root
 from engine.mnk.board.rules import Board, GameConfig, Player, Rule
 from engine.mnk.threats.solver import fast_solver
 from engine.mnk.threats.roottactics import losing_moves
@@ -231,6 +232,18 @@ def test_plan_root_threat_probe_keeps_only_the_answers_it_checked():
     # Under a deadline already past, the probe cannot run: the plan drops nothing.
     plan = plan_root(fork_position(), moves, 0.0, 0.4, threat_threes=2, threat_nodes=20_000)
     assert plan.losing == []
+
+
+def test_a_short_turn_leaves_the_threat_checks_to_the_tree_but_still_plays_own_wins():
+    moves = [m(7, 7), m(10, 2), m(8, 8)]
+    plan = plan_root(fork_position(), moves, time.monotonic() + CHECKS_MIN_S / 2, 0.4,
+                     threat_threes=2, threat_nodes=20_000)
+    assert plan.move is None and plan.threat == [] and plan.losing == [] and plan.checked == 0
+    plan = plan_root(fork_position(), moves, time.monotonic() + 5.0, 0.4, threat_threes=2, threat_nodes=20_000)
+    assert plan.threat and m(10, 2) in plan.losing and plan.checked == len(moves)
+    win = board_of([(5, 7), (6, 7), (7, 7)], [(0, 0), (14, 14), (0, 14)])
+    plan = plan_root(win, [m(4, 7), m(8, 7)], time.monotonic() + CHECKS_MIN_S / 2, 0.4)
+    assert plan.reason == "vcf" and plan.move in (m(4, 7), m(8, 7))
 
 
 def test_classify_moves_tells_proofs_from_budgets_run_out():

@@ -33,8 +33,10 @@ the tree search :class:`BestMoveCheck` checks again, with the rest of the
 turn, the one open move that matters -- the one the tree is about to play --
 and drops it when it loses.
 
-With a deadline, all of it takes a fixed share of the time left; without
-one (node or playout limits) only solver-node budgets bound it, so a seeded
+With a deadline, all of it takes a fixed share of the time left, and with the
+probe steps 2 and 3 run only when :data:`CHECKS_MIN_S` is left after step 1 (in
+a shorter turn the tree does better with the time); without one
+(node or playout limits) only solver-node budgets bound it, so a seeded
 search stays reproducible.
 """
 
@@ -76,6 +78,12 @@ THREAT_SHARE = 0.4
 RECHECK_AFTER = 0.5
 #: Seconds of the first pass of that check (each further pass has SURVIVOR_FACTOR times more).
 BEST_CHECK_FIRST_S = 0.05
+#: Seconds that must be left after the side to move's own VCF and VCT for the rest of a
+#: plan with the null-move probe (the probe and the checks) to run; with less, the
+#: opponent's threats are left to the tree, whose nodes run their own VCT where the probe
+#: runs (the C solver's budgets).  Against Rapfi the tree alone scored better in turns of
+#: 100 ms and the same in turns of 300 ms (docs/RESULTS.md).
+CHECKS_MIN_S = 0.15
 #: The share of the time left (threatened or not) when the threat search runs on its own
 #: thread beside the tree (``MnkOptions.root.thread``): it no longer takes time from
 #: the tree, and the rest of the turn lets the tree use the moves it drops.
@@ -137,7 +145,8 @@ def plan_root(
     ``threes`` bounds the own VCT; ``reply_threes`` and ``reply_nodes`` the
     opponent's VCT looked for after each move.  With a deadline the own VCT
     is bounded by time alone; without one by :data:`OWN_VCT_NODES`.
-    The board is used in place and restored.
+    With a deadline and ``threat_threes`` > 0, the probe and the checks run only when
+    :data:`CHECKS_MIN_S` is left once the own VCF and VCT are done.  The board is used in place and restored.
     """
     plan = RootPlan()
     if board.is_over:
@@ -158,6 +167,8 @@ def plan_root(
         plan.move, plan.reason, plan.line = line[0], "vct", line
         return plan
     if len(moves) < 2 or _stopped(stop):
+        return plan
+    if threat_threes > 0 and deadline is not None and deadline - time.monotonic() < CHECKS_MIN_S:
         return plan
     checks = dict(max_nodes=reply_nodes, max_threes=reply_threes)
     threatened = False
