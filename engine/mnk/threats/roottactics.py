@@ -82,7 +82,7 @@ BEST_CHECK_FIRST_S = 0.05
 #: plan with the null-move probe (the probe and the checks) to run; with less, the
 #: opponent's threats are left to the tree, whose nodes run their own VCT where the probe
 #: runs (the C solver's budgets).  Against Rapfi the tree alone scored better in turns of
-#: 100 ms and the same in turns of 300 ms (docs/RESULTS.md).
+#: 100 ms, and about the same in turns of 200 and 300 ms (docs/RESULTS.md).
 CHECKS_MIN_S = 0.15
 #: The share of the time left (threatened or not) when the threat search runs on its own
 #: thread beside the tree (``MnkOptions.root.thread``): it no longer takes time from
@@ -146,7 +146,8 @@ def plan_root(
     opponent's VCT looked for after each move.  With a deadline the own VCT
     is bounded by time alone; without one by :data:`OWN_VCT_NODES`.
     With a deadline and ``threat_threes`` > 0, the probe and the checks run only when
-    :data:`CHECKS_MIN_S` is left once the own VCF and VCT are done.  The board is used in place and restored.
+    :data:`CHECKS_MIN_S` is left once the own VCF and VCT are done.  The board is used
+    in place and restored.
     """
     plan = RootPlan()
     if board.is_over:
