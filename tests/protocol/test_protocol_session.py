@@ -380,6 +380,7 @@ def test_gomocup_judge_renju_position_answered_with_a_legal_move(mode):
     board.undo()
     assert board.forbidden(played) is None
 
+
 #: A renju game's 224 stones (tests/data/README.md): black to move, its one empty cell forbidden.
 NO_MOVE_FOR_BLACK = (Path(__file__).resolve().parent.parent / "data" / "renju-black-no-move.txt").read_text().split()
 
