@@ -1,0 +1,47 @@
+"""lab/mnk_agreement.py: the knowledge and search judged by the moves a player made in recorded games."""
+
+import json
+
+from lab import mnk_agreement
+
+# Black (engine1, first) builds four in a row on row 7, blocked on the left by white's first
+# stone; white then answers far away.  At ply 8 black completes the five at (7, 7), the one
+# winning cell: the move the priors and the search should play.
+WIN = [[3, 7], [2, 7], [4, 7], [14, 0], [5, 7], [0, 14], [6, 7], [14, 14], [7, 7]]
+
+
+def _record(moves, first=1, opening=2):
+    return {"game": 1, "first": first, "winner": "engine1", "moves": moves, "opening": opening,
+            "width": 15, "height": 15, "win_length": 5, "rule": "freestyle"}
+
+
+def test_the_positions_are_the_players_moves_after_the_opening():
+    rec = _record(WIN)
+    assert [ply for _, ply in mnk_agreement.positions([rec], "engine1")] == [2, 4, 6, 8]
+    assert [ply for _, ply in mnk_agreement.positions([rec], "engine2")] == [3, 5, 7]
+    # engine2 moving first plays the even plies.
+    assert [ply for _, ply in mnk_agreement.positions([_record(WIN, first=2)], "engine2")] == [2, 4, 6, 8]
+
+
+def test_the_winning_move_ranks_first_and_a_corner_move_does_not():
+    rec = _record(WIN)
+    assert mnk_agreement.prior_rank(rec, 8) == 0
+    # White's corner replies at plies 5 and 7 ignore black's three and four.
+    assert mnk_agreement.prior_rank(rec, 5) > 10 and mnk_agreement.prior_rank(rec, 7) > 10
+
+
+def test_the_search_plays_the_win_and_proves_it():
+    rec = _record(WIN)
+    assert mnk_agreement.search_agrees((rec, 8, (50, 200), 1)) == [(True, True), (True, True)]
+    # The corner at ply 7 leaves black's four: the search blocks it instead.
+    assert [agree for agree, _ in mnk_agreement.search_agrees((rec, 7, (200,), 1))] == [False]
+
+
+def test_the_command_prints_the_priors_and_each_budget(tmp_path, capsys):
+    path = tmp_path / "results.jsonl"
+    path.write_text(json.dumps(_record(WIN)) + "\n\n")
+    assert mnk_agreement.main([str(path), "--player", "engine1", "--nodes", "100"]) == 0
+    out = capsys.readouterr().out
+    assert "4 positions of engine1's moves" in out
+    assert "search, 100 nodes: plays the move played in" in out
+    assert mnk_agreement.main([str(path), "--player", "engine2", "--positions", "0"]) == 1
