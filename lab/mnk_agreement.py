@@ -13,6 +13,10 @@ against it): the positions before that player's moves (after the opening), a ran
   null-move probe, :func:`lab.mnk_selfplay.selfplay_options`, so no clock enters): how often its
   move is the one played, over all positions and over those it did not prove.
 
+With ``--engine CMD`` a Gomocup brain takes the search's place (``INFO max_node`` at each of
+``--nodes``, as :mod:`lab.judge_games` asks it): the same measure of another engine's search,
+for comparison.
+
 Measurement only: nothing is fitted to those moves (docs/TUNING.md).  A search that finds the
 stronger player's moves no more often with a hundred times the nodes is limited by what it
 knows, not by how far it looks.
@@ -31,7 +35,7 @@ from engine.api import open_engine
 from engine.mnk.knowledge.shapes import shape_board
 from engine.search.limits import Limits
 
-from .judge_games import config_of, read_records, replay
+from .judge_games import Brain, config_of, read_records, replay
 from .mnk_selfplay import selfplay_options
 
 
@@ -74,6 +78,23 @@ def search_agrees(args: tuple[dict, int, tuple[int, ...], int]) -> list[tuple[bo
     return out
 
 
+def brain_agrees(command: list[str], found: list[tuple[dict, int]], nodes: int) -> int:
+    """How many of ``found`` the brain answers with the move played, at ``nodes`` a move."""
+    brains: dict[tuple[int, int], Brain] = {}
+    agree = 0
+    try:
+        for rec, ply in found:
+            size = (rec["width"], rec["height"])
+            if size not in brains:
+                brains[size] = Brain(command, nodes, *size)
+            move, _ = brains[size].label(rec["moves"][:ply])
+            agree += move == list(rec["moves"][ply])
+    finally:
+        for brain in brains.values():
+            brain.close()
+    return agree
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line: sample the positions, rank the moves, print one line per measure."""
     ap = argparse.ArgumentParser(prog="python -m lab.mnk_agreement", description=__doc__.split("\n")[0])
@@ -83,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--nodes", default="1000,8000", help="search budgets, comma-separated (none: priors only)")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--engine", help="a Gomocup brain's command (split on spaces) to measure instead of our search")
     args = ap.parse_args(argv)
     try:
         budgets = tuple(int(n) for n in args.nodes.split(",") if n.strip())
@@ -97,7 +119,16 @@ def main(argv: list[str] | None = None) -> int:
     ranks = np.array([prior_rank(rec, ply) for rec, ply in found])
     print(f"{len(found)} positions of {args.player}'s moves")
     print(f"priors: the move played first {np.mean(ranks < 1):.1%}, among the first five {np.mean(ranks < 5):.1%}")
-    if budgets:
+    if budgets and args.engine:
+        for nodes in budgets:
+            try:
+                agree = brain_agrees(args.engine.split(), found, nodes)
+            except (OSError, RuntimeError) as e:  # no such program, or it quit
+                print(f"--engine: {e}", file=sys.stderr)
+                return 1
+            print(f"brain, {nodes} nodes: plays the move played in {agree} of {len(found)}"
+                  f" ({agree / len(found):.1%})")
+    elif budgets:
         with ProcessPoolExecutor(max(1, args.workers)) as pool:
             results = list(pool.map(search_agrees, [(rec, ply, budgets, args.seed) for rec, ply in found], chunksize=4))
         for k, nodes in enumerate(budgets):

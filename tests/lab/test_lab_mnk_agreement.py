@@ -1,6 +1,9 @@
 """lab/mnk_agreement.py: the knowledge and search judged by the moves a player made in recorded games."""
 
 import json
+import sys
+
+from support.fakes import FAKE_BRAIN
 
 from lab import mnk_agreement
 
@@ -45,3 +48,18 @@ def test_the_command_prints_the_priors_and_each_budget(tmp_path, capsys):
     assert "4 positions of engine1's moves" in out
     assert "search, 100 nodes: plays the move played in" in out
     assert mnk_agreement.main([str(path), "--player", "engine2", "--positions", "0"]) == 1
+
+
+def test_another_brain_is_measured_in_the_searchs_place(tmp_path, capsys):
+    path = tmp_path / "results.jsonl"
+    path.write_text(json.dumps(_record(WIN)) + "\n")
+    # A brain that answers (7, 7) to every request: black's winning move at ply 8, and at
+    # none of its other three positions.  A new brain per budget starts its script again.
+    brain = f"{sys.executable} {FAKE_BRAIN} --script 7,7;7,7;7,7;7,7"
+    assert mnk_agreement.main([str(path), "--player", "engine1", "--nodes", "10,20", "--engine", brain]) == 0
+    out = capsys.readouterr().out
+    assert "brain, 10 nodes: plays the move played in 1 of 4 (25.0%)" in out
+    assert "brain, 20 nodes: plays the move played in 1 of 4 (25.0%)" in out
+    # A brain that quits at once is reported, not a crash.
+    quits = f"{sys.executable} {FAKE_BRAIN} --crash-at 1"
+    assert mnk_agreement.main([str(path), "--player", "engine1", "--nodes", "10", "--engine", quits]) == 1
