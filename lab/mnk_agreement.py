@@ -11,7 +11,9 @@ against it): the positions before that player's moves (after the opening), a ran
   empty cells (first, among the first five);
 - the **search** at each of ``--nodes``, as self-play runs it (guided mode without the root's
   null-move probe, :func:`lab.mnk_selfplay.selfplay_options`, so no clock enters): how often its
-  move is the one played, over all positions and over those it did not prove.
+  move is the one played, over all positions and over those it did not prove; and, between
+  the first and the last budget, how often its move changes, and how often from or to the
+  move played (a search that looks deeper should change towards the stronger player's moves).
 
 With ``--engine CMD`` a Gomocup brain takes the search's place (``INFO max_node`` at each of
 ``--nodes``, as :mod:`lab.judge_games` asks it): the same measure of another engine's search,
@@ -65,8 +67,8 @@ def prior_rank(rec: dict, ply: int) -> int:
     return int((logits >= played).sum() - 1)
 
 
-def search_agrees(args: tuple[dict, int, tuple[int, ...], int]) -> list[tuple[bool, bool]]:
-    """(plays the move played, proved the position) for each node budget."""
+def search_agrees(args: tuple[dict, int, tuple[int, ...], int]) -> list[tuple[bool, bool, tuple[int, int]]]:
+    """(plays the move played, proved the position, its move) for each node budget."""
     rec, ply, budgets, seed = args
     config = config_of(rec)
     played = tuple(rec["moves"][ply])
@@ -74,8 +76,18 @@ def search_agrees(args: tuple[dict, int, tuple[int, ...], int]) -> list[tuple[bo
     for nodes in budgets:
         board = replay(config, rec["moves"][:ply])
         result = open_engine(config, selfplay_options(config), seed=seed).search(board, Limits(nodes=nodes))
-        out.append((config.xy(result.move) == played, result.proven is not None))
+        move = config.xy(result.move)
+        out.append((move == played, result.proven is not None, move))
     return out
+
+
+def changes(results: list[list[tuple[bool, bool, tuple[int, int]]]]) -> tuple[int, int, int, int]:
+    """Between the first and the last budget, over the positions neither proved: (how many
+    such positions, how many change their move, how many of those changed from the move
+    played, how many to it)."""
+    open_ = [r for r in results if not r[0][1] and not r[-1][1]]
+    moved = [r for r in open_ if r[0][2] != r[-1][2]]
+    return len(open_), len(moved), sum(r[0][0] for r in moved), sum(r[-1][0] for r in moved)
 
 
 def brain_agrees(command: list[str], found: list[tuple[dict, int]], nodes: int) -> int:
@@ -136,6 +148,10 @@ def main(argv: list[str] | None = None) -> int:
             open_ = [r[k][0] for r in results if not r[k][1]]
             print(f"search, {nodes} nodes: plays the move played in {agree} of {len(results)} ({agree / len(results):.1%});"
                   f" where it proved nothing {sum(open_)} of {len(open_)} ({sum(open_) / max(1, len(open_)):.1%})")
+        if len(budgets) > 1:
+            unproven, moved, away, to = changes(results)
+            print(f"from {budgets[0]} to {budgets[-1]} nodes, where neither proved anything: the move changes in {moved}"
+                  f" of {unproven}, from the move played in {away}, to it in {to}")
     return 0
 
 

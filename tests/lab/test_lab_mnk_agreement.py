@@ -35,9 +35,22 @@ def test_the_winning_move_ranks_first_and_a_corner_move_does_not():
 
 def test_the_search_plays_the_win_and_proves_it():
     rec = _record(WIN)
-    assert mnk_agreement.search_agrees((rec, 8, (50, 200), 1)) == [(True, True), (True, True)]
+    assert mnk_agreement.search_agrees((rec, 8, (50, 200), 1)) == [(True, True, (7, 7)), (True, True, (7, 7))]
     # The corner at ply 7 leaves black's four: the search blocks it instead.
-    assert [agree for agree, _ in mnk_agreement.search_agrees((rec, 7, (200,), 1))] == [False]
+    agree, _, move = mnk_agreement.search_agrees((rec, 7, (200,), 1))[0]
+    assert not agree and move == (7, 7)
+
+
+def test_changes_count_the_open_positions_whose_move_moves():
+    a, b, c = (0, 0), (1, 1), (2, 2)
+    results = [
+        [(True, False, a), (False, False, b)],   # changed, away from the move played
+        [(False, False, a), (True, False, c)],   # changed, to the move played
+        [(False, False, a), (False, False, b)],  # changed, neither
+        [(True, False, a), (True, False, a)],    # kept
+        [(False, True, a), (True, False, b)],    # proved at the first budget: not counted
+    ]
+    assert mnk_agreement.changes(results) == (4, 3, 1, 1)
 
 
 def test_the_command_prints_the_priors_and_each_budget(tmp_path, capsys):
@@ -47,6 +60,8 @@ def test_the_command_prints_the_priors_and_each_budget(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "4 positions of engine1's moves" in out
     assert "search, 100 nodes: plays the move played in" in out
+    assert mnk_agreement.main([str(path), "--player", "engine1", "--nodes", "50,100"]) == 0
+    assert "from 50 to 100 nodes, where neither proved anything: the move changes in" in capsys.readouterr().out
     assert mnk_agreement.main([str(path), "--player", "engine2", "--positions", "0"]) == 1
 
 
