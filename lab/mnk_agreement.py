@@ -122,7 +122,11 @@ def main(argv: list[str] | None = None) -> int:
         budgets = tuple(int(n) for n in args.nodes.split(",") if n.strip())
     except ValueError:
         ap.error(f"--nodes: not a list of numbers: {args.nodes!r}")
-    found = positions(read_records(args.records), args.player)
+    try:
+        found = positions(read_records(args.records), args.player)
+    except (OSError, ValueError, KeyError, TypeError) as e:  # no such file, or not referee records
+        print(f"cannot read the records: {e!r}", file=sys.stderr)
+        return 1
     random.Random(args.seed).shuffle(found)
     found = found[: args.positions]
     if not found:

@@ -63,6 +63,13 @@ def test_the_command_prints_the_priors_and_each_budget(tmp_path, capsys):
     assert mnk_agreement.main([str(path), "--player", "engine1", "--nodes", "50,100"]) == 0
     assert "from 50 to 100 nodes, where neither proved anything: the move changes in" in capsys.readouterr().out
     assert mnk_agreement.main([str(path), "--player", "engine2", "--positions", "0"]) == 1
+    # Files that are not referee records are reported, not a crash.
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("{not json\n")
+    assert mnk_agreement.main([str(junk), "--nodes", ""]) == 1
+    junk.write_text('{"moves": []}\n')
+    assert mnk_agreement.main([str(junk), "--nodes", ""]) == 1
+    assert mnk_agreement.main([str(tmp_path / "missing.jsonl"), "--nodes", ""]) == 1
 
 
 def test_another_brain_is_measured_in_the_searchs_place(tmp_path, capsys):
