@@ -235,7 +235,8 @@ def read_records(paths):
 
 
 class Judge:
-    """The judging brain, one process per board size: ``judge(moves, (width, height))`` is its Eval text."""
+    """The judging brain, one process per board size: ``judge(moves, (width, height))`` is its
+    Eval text, ``judge.label(moves, (width, height))`` its move and Eval text."""
 
     def __init__(self, command: str, nodes: int) -> None:
         self.command = command.split()
@@ -243,9 +244,13 @@ class Judge:
         self.brains: dict[tuple[int, int], Brain] = {}
 
     def __call__(self, moves, size: tuple[int, int]) -> str | None:
+        return self.label(moves, size)[1]
+
+    def label(self, moves, size: tuple[int, int]):
+        """The brain's (best move [x, y] or None, last Eval text or None) after ``moves`` (:meth:`Brain.label`)."""
         if size not in self.brains:
             self.brains[size] = Brain(self.command, self.nodes, *size)
-        return self.brains[size].label(moves)[1]
+        return self.brains[size].label(moves)
 
     def close(self) -> None:
         for brain in self.brains.values():

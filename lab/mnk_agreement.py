@@ -37,7 +37,7 @@ from engine.api import open_engine
 from engine.mnk.knowledge.shapes import shape_board
 from engine.search.limits import Limits
 
-from .judge_games import Brain, config_of, read_records, replay
+from .judge_games import Judge, config_of, read_records, replay
 from .mnk_selfplay import selfplay_options
 
 
@@ -90,21 +90,14 @@ def changes(results: list[list[tuple[bool, bool, tuple[int, int]]]]) -> tuple[in
     return len(open_), len(moved), sum(r[0][0] for r in moved), sum(r[-1][0] for r in moved)
 
 
-def brain_agrees(command: list[str], found: list[tuple[dict, int]], nodes: int) -> int:
+def brain_agrees(command: str, found: list[tuple[dict, int]], nodes: int) -> int:
     """How many of ``found`` the brain answers with the move played, at ``nodes`` a move."""
-    brains: dict[tuple[int, int], Brain] = {}
-    agree = 0
+    judge = Judge(command, nodes)
     try:
-        for rec, ply in found:
-            size = (rec["width"], rec["height"])
-            if size not in brains:
-                brains[size] = Brain(command, nodes, *size)
-            move, _ = brains[size].label(rec["moves"][:ply])
-            agree += move == list(rec["moves"][ply])
+        return sum(judge.label(rec["moves"][:ply], (rec["width"], rec["height"]))[0] == list(rec["moves"][ply])
+                   for rec, ply in found)
     finally:
-        for brain in brains.values():
-            brain.close()
-    return agree
+        judge.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -138,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     if budgets and args.engine:
         for nodes in budgets:
             try:
-                agree = brain_agrees(args.engine.split(), found, nodes)
+                agree = brain_agrees(args.engine, found, nodes)
             except (OSError, RuntimeError) as e:  # no such program, or it quit
                 print(f"--engine: {e}", file=sys.stderr)
                 return 1
