@@ -19,9 +19,10 @@ With ``--engine CMD`` a Gomocup brain takes the search's place (``INFO max_node`
 ``--nodes``, as :mod:`lab.judge_games` asks it): the same measure of another engine's search,
 for comparison.
 
-Measurement only: nothing is fitted to those moves (docs/TUNING.md).  A search that finds the
-stronger player's moves no more often with a hundred times the nodes is limited by what it
-knows, not by how far it looks.
+Measurement only: nothing is fitted to those moves (docs/TUNING.md).  It measures how much a
+search resembles that player as well as how strong it is: Rapfi at 10,000 nodes, level with our
+engine in play, agrees with its own full-strength moves far more often (docs/RESULTS.md).  So it
+can rule a change out only together with matches.
 """
 
 from __future__ import annotations
