@@ -238,7 +238,7 @@ class Session:
             move = operator.index(move)  # numpy integers are fine, anything else is not
         except TypeError:
             pass
-        if failure is None and (not isinstance(move, int) or not board.is_empty(move)):
+        if failure is None and not _playable(board, move):
             failure = f"search returned an illegal move {move!r}"
         if failure is not None:
             # Same MESSAGE format as a normal move (a GUI log or a test reads one shape).
@@ -750,3 +750,11 @@ def _final_info(result: SearchResult, ranked: list[RootMove] | None = None) -> S
     """A finished search as its last progress report."""
     return SearchInfo(result.playouts, result.nodes, result.depth, result.value, list(result.pv),
                       result.elapsed, list(ranked or []))
+
+
+def _playable(board: Board, move) -> bool:
+    """May the side to move play ``move`` (a compact index)?  An empty cell, and under renju
+    not black's forbidden point, unless every empty cell is one (see :meth:`Session._conclude`)."""
+    if not isinstance(move, int) or not board.is_empty(move):
+        return False
+    return board.to_move is not Player.FIRST or board.forbidden(move) is None or not board.legal_moves()

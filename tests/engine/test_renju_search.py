@@ -43,6 +43,36 @@ def test_oracle_calls_a_forbidden_only_block_a_loss():
     assert LineOracle(FREE, CellSets(FREE, 2)).verdict(free, None, None).moves == [FREE.move(7, 7)]
 
 
+def lost_with_one_legal_block(config) -> Board:
+    """Black to move against two white fours: one completes only at black's forbidden (7,7),
+    the other at (6,13), which black may play (and still loses)."""
+    white_row = [(2, 13), (3, 13), (4, 13), (5, 13)]
+    scattered = [(0, 10), (14, 7), (12, 3)]  # equal stone counts, black to move
+    return position(config, DOUBLE_THREE + BLACK_ENDS + [(1, 13)] + scattered,
+                    WHITE_DIAGONAL + [(11, 11)] + white_row, Player.FIRST)
+
+
+def test_oracle_lists_only_the_blocks_black_may_play_in_a_lost_position():
+    board = lost_with_one_legal_block(RENJU)
+    assert board.forbidden(RENJU.move(7, 7)) == "double three"
+    verdict = LineOracle(RENJU, CellSets(RENJU, 2)).verdict(board, None, None)
+    assert verdict.outcome.name == "LOSS" and verdict.moves == [RENJU.move(6, 13)]
+    free = lost_with_one_legal_block(FREE)
+    assert LineOracle(FREE, CellSets(FREE, 2)).verdict(free, None, None).moves == sorted(
+        [FREE.move(7, 7), FREE.move(6, 13)])
+
+
+@pytest.mark.parametrize("mode, values", [("uct", {}), ("guided", {}), ("guided", {"native.enabled": False})],
+                         ids=["uct", "guided", "guided-python"])
+def test_a_lost_black_plays_a_legal_block_not_a_forbidden_one(mode, values):
+    """The search's move in a proven loss is one black may play (every tree, both times)."""
+    board = lost_with_one_legal_block(RENJU)
+    for limits in (Limits(nodes=200), Limits(nodes=1)):
+        result = open_engine(RENJU, options_for(RENJU, mode, values), seed=4).search(board, limits)
+        assert result.proven == "loss"
+        assert result.move == RENJU.move(6, 13)
+
+
 def test_threat_knowledge_leaves_out_forbidden_points():
     board = forced_onto_forbidden(RENJU)
     st = LineState(RENJU, board.cells)

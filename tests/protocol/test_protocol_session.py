@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from engine.search.limits import Limits, SearchResult
-from engine.mnk.board.rules import Board, Player, Rule
+from engine.mnk.board.rules import Board, GameConfig, Player, Rule
 from engine.timecontrol import turn_budget_ms
 from protocol.gomocup.position import quick_move
 from protocol.gomocup.session import Session, SessionOptions
@@ -756,6 +756,19 @@ def test_search_failure_and_illegal_move_fall_back_to_a_legal_move():
     s2.feed("START 15")
     out = s2.feed_now("TURN 7,7")  # the double answers the occupied cell
     assert any("illegal" in o for o in out) and MOVE.match(out[-1]) and out[-1] != "7,7"
+
+
+def test_a_search_answering_blacks_forbidden_point_falls_back_to_a_legal_move():
+    """Under renju a forbidden point is as illegal as an occupied cell: the brain plays a
+    quick legal move and says why, instead of an ERROR that leaves the manager without one."""
+    forbidden = GameConfig.square(15, 5, Rule.RENJU).move(6, 8)
+    s, _ = make_session(RecordingThinker(reply=lambda b: SearchResult(move=forbidden)))
+    run_transcript(s, renju_board(GOMOCUP_JUDGE_RENJU))
+    board = s.board
+    played = board.history[-1]
+    assert played != forbidden and board.at(6, 8) == 0
+    board.undo()
+    assert board.forbidden(forbidden) == "double three" and board.forbidden(played) is None
 
 
 def test_message_lines_show_the_search_as_rapfi_does():

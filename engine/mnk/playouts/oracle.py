@@ -17,7 +17,7 @@ exact, renju) a proven loss, since one stone cannot fill two cells; one threat f
 block (under caro a stone beyond a line's end can also spoil it, so caro lists threats first
 instead of forcing them).  Under renju black's wins are exactly five (never forbidden) and
 white's five or more; a block on a point forbidden for black is no block, so black facing
-one threat there has lost.
+one threat there has lost, and a lost black lists only the blocks it may play.
 """
 
 from __future__ import annotations
@@ -129,11 +129,16 @@ class LineOracle:
         if state.empty_count == 0:
             return Verdict(_DRAW, 0, None, facts)
         if threats and not self._caro:
+            if self._renju and int(state.to_move) == 1:
+                # Black may not block on a forbidden point: such a block is no move at all.
+                cfg = self.config
+                blocks = [t for t in threats if forbidden_reason(state.cells, cfg.pad[t], cfg.directions) is None]
+                if not blocks:
+                    return Verdict(_LOSS, 2, None, facts)  # every block is forbidden: any legal move
+                if len(threats) >= 2:
+                    return Verdict(_LOSS, 2, sorted(blocks), facts)
+                return Verdict(Outcome.UNKNOWN, 0, blocks, facts)  # the only move not lost at once
             if len(threats) >= 2:
                 return Verdict(_LOSS, 2, sorted(threats), facts)
-            if self._renju and int(state.to_move) == 1:
-                cfg = self.config
-                if forbidden_reason(state.cells, cfg.pad[threats[0]], cfg.directions) is not None:
-                    return Verdict(_LOSS, 2, None, facts)  # the only block is forbidden: any legal move
             return Verdict(Outcome.UNKNOWN, 0, list(threats), facts)  # the only move not lost at once
         return Verdict(Outcome.UNKNOWN, 0, None, facts)
