@@ -183,9 +183,11 @@ class Evaluator(Protocol):
 
     weight: int
 
-    def begin(self, root: GameState) -> None:
+    def begin(self, root: GameState, deadline: float | None = None) -> None:
         """A search starts from ``root`` (an evaluator that snapshots leaves relative to the
-        root keeps what it needs of it; most do nothing)."""
+        root keeps what it needs of it; most do nothing) and must end by ``deadline``
+        (monotonic seconds, ``None``: no clock): an evaluator whose expansions can take
+        milliseconds cuts their work short there, so that the search keeps its deadline."""
         ...
 
     def expand(self, state: GameState, verdict: Verdict | None, everything: bool = False) -> Expansion:

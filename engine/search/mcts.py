@@ -345,7 +345,7 @@ class MCTS:
         # is pessimistic so that a short deadline is kept too.
         leaf_cost = 2e-4
         evaluate = self.evaluator.values
-        self.evaluator.begin(self._state)
+        self.evaluator.begin(self._state, limits.deadline)
         while not root.outcome:
             if (stop is not None and stop.is_set()) or (between is not None and between(False)):
                 reason = "stop"

@@ -21,7 +21,7 @@ class RandomPlayouts:
             raise ValueError(f"weight must be >= 1, got {weight}")
         self.weight = weight
 
-    def begin(self, root: GameState) -> None:
+    def begin(self, root: GameState, deadline: float | None = None) -> None:
         """Nothing to keep: leaves are copied whole."""
 
     def expand(self, state: GameState, verdict: Verdict | None, everything: bool = False) -> Expansion:

@@ -303,3 +303,24 @@ def test_uct_scores_match_the_formula():
     s._refresh(root, k)
     assert np.allclose(root.score[live], (w / n + c / np.sqrt(n))[live])
     assert all(root.score[i] < -1e8 for i in root.excluded)
+
+
+def test_guided_expansions_stop_their_solver_runs_at_the_search_deadline():
+    """The Python tree's threat knowledge (the exact rule has no C tree) gives up at the
+    deadline the search hands it, as when its budgets run out: no proof, no false one."""
+    import time
+
+    cfg = GameConfig.square(15, 5, Rule.EXACT)
+    # Black's (8,7) makes two fours at once: row 5-8 (4,7 held by white) and column 4-7
+    # (8,3 held by white).
+    black = [(5, 7), (6, 7), (7, 7), (8, 4), (8, 5), (8, 6)]
+    white = [(4, 7), (8, 3), (0, 0), (14, 0), (0, 14), (14, 14)]
+    board = Board.from_stones(cfg, [(x, y, 1) for x, y in black] + [(x, y, 2) for x, y in white], Player.FIRST)
+    tree = MnkEngine(cfg, MnkOptions.guided()).tree
+    leaves, verdict = tree.evaluator, tree.oracle.verdict(board, None, None)
+    leaves.begin(board)
+    found = leaves.expand(board, verdict)
+    assert found.win_plies and list(found.moves) == [cfg.move(8, 7)]
+    leaves.begin(board, time.monotonic() - 1.0)
+    late = leaves.expand(board, verdict)
+    assert not late.win_plies and cfg.move(8, 7) in late.moves

@@ -137,6 +137,27 @@ def test_deadline_and_stop_end_the_search():
     assert r.move in Nim([40, 40, 40, 40]).legal_moves()
 
 
+class RecordsBegin(RandomPlayouts):
+    """Remembers the deadline each search handed to :meth:`begin`."""
+
+    def __init__(self, weight):
+        super().__init__(weight)
+        self.deadlines = []
+
+    def begin(self, root, deadline=None):
+        self.deadlines.append(deadline)
+
+
+def test_the_search_hands_its_deadline_to_the_evaluator():
+    evaluator = RecordsBegin(2)
+    tree = MCTS(evaluator, None, TreeSettings(), np.random.default_rng(0))
+    tree.set_root(Nim([5, 5]))
+    limits = Limits.movetime(50)
+    tree.search(limits)
+    tree.search(Limits(nodes=50))
+    assert evaluator.deadlines == [limits.deadline, None]
+
+
 def test_info_callback_reports_progress():
     seen = []
     searcher(TicTacToe(), seed=1).search(Limits(nodes=800), on_info=seen.append)

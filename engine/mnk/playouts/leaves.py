@@ -77,7 +77,7 @@ class PlayoutLeaves:
             moves = sorted(threats) + [m for m in moves if m not in threats]
         return Expansion(moves, complete=len(moves) == free.bit_count())
 
-    def begin(self, root: Board) -> None:
+    def begin(self, root: Board, deadline: float | None = None) -> None:
         """Keep the root's cells and mover: a leaf is then only the moves played since."""
         self._root = np.array(root.cells, dtype=np.int8)[self._pad]
         self._base = len(root.history)

@@ -40,7 +40,9 @@ class GuidedLeaves(PlayoutLeaves):
     4. otherwise the candidates, ordered by the learned shape priors
        (:func:`engine.mnk.knowledge.patterns.cell_scores`).
 
-    Budgets are solver nodes, not time, so a seeded search stays reproducible.
+    Budgets are solver nodes, so a seeded search without a clock stays reproducible; with
+    one, the solver runs also stop at the search's deadline (:meth:`begin`), which costs the
+    node only knowledge, never a false proof or a missing defence.
     """
 
     def __init__(self, config: GameConfig, sets: CellSets, weight: int, full_width: bool,
@@ -53,6 +55,13 @@ class GuidedLeaves(PlayoutLeaves):
         self.vct_threes = max(1, vct_threes)
         self.eval_weight = eval_weight
         self.evaluator = shape_board(config)
+        self._deadline: float | None = None
+
+    def begin(self, root: Board, deadline: float | None = None) -> None:
+        """Keep the root (see the base class) and the search's deadline: past it the
+        solver runs of an expansion give up, as when their budgets run out."""
+        super().begin(root, deadline)
+        self._deadline = deadline
 
     def expand(self, state: Board, verdict: Verdict | None, everything: bool = False) -> Expansion:
         """The candidates filtered and ordered by the threat knowledge (see the class doc)."""
@@ -76,7 +85,7 @@ class GuidedLeaves(PlayoutLeaves):
         line = self._threat_win(st, s)
         if line is not None:
             return Expansion([unpad(line[0])], win_plies=THREAT_WIN_PLIES)
-        defences = _defence_cells(st, s, None, self.defence_nodes)
+        defences = _defence_cells(st, s, self._deadline, self.defence_nodes)
         if defences:
             scores = cell_scores(cfg, work, s, sorted(defences))
             ranked = sorted(defences, key=lambda c: (-scores.get(c, 0.0), c))
@@ -92,12 +101,12 @@ class GuidedLeaves(PlayoutLeaves):
     def _threat_win(self, st: LineState, s: int) -> list[int] | None:
         """A VCF, then (with ``vct_nodes``) a VCT of ``s`` within the budgets, or ``None``."""
         try:
-            line = _solve(st, s, self.vcf_nodes, None)
+            line = _solve(st, s, self.vcf_nodes, self._deadline)
         except _Abort:
             line = None
         if line is None and self.vct_nodes:
             try:
-                line = _solve(st, s, self.vct_nodes, None, threes=self.vct_threes, search=DEEPENING)
+                line = _solve(st, s, self.vct_nodes, self._deadline, threes=self.vct_threes, search=DEEPENING)
             except _Abort:
                 line = None
         return line

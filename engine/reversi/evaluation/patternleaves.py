@@ -41,7 +41,7 @@ class PatternLeaves:
         self.weight = weight
         self._k = 1.0 / (SCALE * scale)
 
-    def begin(self, root: ReversiState) -> None:
+    def begin(self, root: ReversiState, deadline: float | None = None) -> None:
         """Nothing to keep: a leaf is three ints."""
 
     def expand(self, state: ReversiState, verdict: Verdict | None, everything: bool = False) -> Expansion:

@@ -57,7 +57,7 @@ class ReversiEvaluator:
         classes = square_classes(n)
         self._prior = [SQUARE_PRIORS[c] for c in classes] + [1.0]  # the pass: the only move
 
-    def begin(self, root: ReversiState) -> None:
+    def begin(self, root: ReversiState, deadline: float | None = None) -> None:
         """Nothing to keep: a leaf is three ints."""
 
     def expand(self, state: ReversiState, verdict: Verdict | None, everything: bool = False) -> Expansion:
