@@ -1,7 +1,10 @@
 """m,n,k on the generic tree: the oracle's threat bookkeeping, candidates, proofs, memory
-cap, reuse (plain UCT mode, engine.mnk.playouts.oracle + engine.mnk.playouts.leaves on engine.search.mcts)."""
+cap, reuse (plain UCT mode, engine.mnk.playouts.oracle + engine.mnk.playouts.leaves on engine.search.mcts),
+and the deadline guided mode's expansions keep there."""
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 import pytest
@@ -308,8 +311,6 @@ def test_uct_scores_match_the_formula():
 def test_guided_expansions_stop_their_solver_runs_at_the_search_deadline():
     """The Python tree's threat knowledge (the exact rule has no C tree) gives up at the
     deadline the search hands it, as when its budgets run out: no proof, no false one."""
-    import time
-
     cfg = GameConfig.square(15, 5, Rule.EXACT)
     # Black's (8,7) makes two fours at once: row 5-8 (4,7 held by white) and column 4-7
     # (8,3 held by white).
