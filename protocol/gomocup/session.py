@@ -257,7 +257,7 @@ class Session:
             lines += self._report_lines(job, _final_info(result, ranked), True)
         lines += [wire.message(t) for t in analysis.summary(result, cfg, job.reason, PV_SHOWN, self._board_view)]
         for move in moves:
-            if board.to_move is Player.FIRST and board.forbidden(move) and not board.legal_moves():
+            if _forced_foul(board, move):
                 # Renju, and every empty cell is forbidden for black: the protocol has no pass, so
                 # black plays a foul for the manager to judge (an ERROR would give it no move).
                 board.push(move)
@@ -752,9 +752,15 @@ def _final_info(result: SearchResult, ranked: list[RootMove] | None = None) -> S
                       result.elapsed, list(ranked or []))
 
 
+def _forced_foul(board: Board, move: int) -> bool:
+    """Is ``move`` black's forbidden point (renju) with every empty cell forbidden, so that
+    black has nothing else to play?"""
+    return board.to_move is Player.FIRST and board.forbidden(move) is not None and not board.legal_moves()
+
+
 def _playable(board: Board, move) -> bool:
     """May the side to move play ``move`` (a compact index)?  An empty cell, and under renju
-    not black's forbidden point, unless every empty cell is one (see :meth:`Session._conclude`)."""
+    not black's forbidden point unless it is a forced foul (see :meth:`Session._conclude`)."""
     if not isinstance(move, int) or not board.is_empty(move):
         return False
-    return board.to_move is not Player.FIRST or board.forbidden(move) is None or not board.legal_moves()
+    return board.to_move is not Player.FIRST or board.forbidden(move) is None or _forced_foul(board, move)
